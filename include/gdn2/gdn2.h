@@ -1,0 +1,86 @@
+// gdn2: Gated DeltaNet-2 forward prefill for NVIDIA Hopper (sm_90a).
+//
+// Public C++ API. Plain structs and functions only: no CUDA, CuTe or torch headers are needed
+// to include this file (the stream is the runtime's opaque cudaStream_t, declared below).
+// The recurrence and the tensor contract are in docs/algorithm.md and README.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+struct CUstream_st;  // same opaque type as cudaStream_t in cuda_runtime_api.h
+
+namespace gdn2 {
+
+using Stream = CUstream_st*;
+
+enum class DType : int32_t { kBFloat16 = 0, kFloat32 = 1, kInt32 = 2, kInt64 = 3, kOther = 4 };
+
+// A tensor as the caller sees it. `device` is the CUDA ordinal, or -1 for host memory.
+// Sizes and strides are in elements, outermost first; rank <= 4.
+struct TensorView {
+  const void* data = nullptr;
+  DType dtype = DType::kOther;
+  int32_t device = -1;
+  int32_t rank = 0;
+  int64_t sizes[4] = {0, 0, 0, 0};
+  int64_t strides[4] = {0, 0, 0, 0};
+
+  bool defined() const { return data != nullptr || rank > 0; }
+};
+
+// Builds a contiguous (row-major) view.
+TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_t rank,
+                           const int64_t* sizes);
+
+// One forward call. Optional tensors are left default-constructed (undefined).
+//   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
+//   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
+//   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
+struct ForwardArgs {
+  TensorView q, k, v, g, b, w;
+  TensorView cu_seqlens;
+  TensorView initial_state;  // optional
+  TensorView output;         // required (the caller allocates it)
+  TensorView final_state;    // optional: written when defined
+  float scale = 0.0f;        // the caller passes K^-0.5 for the default
+  void* workspace = nullptr; // device memory of at least forward_workspace_bytes(...) bytes
+  size_t workspace_bytes = 0;
+};
+
+enum class StatusCode : int32_t {
+  kOk = 0,
+  kInvalidArgument = 1,   // metadata: dtype, rank, shape, device, layout, overlap, scale
+  kInvalidValue = 2,      // values, found only by validate_values (synchronous)
+  kUnsupportedDevice = 3, // not an sm_90 GPU
+  kCudaError = 4,         // a CUDA runtime call failed
+};
+
+struct Status {
+  StatusCode code = StatusCode::kOk;
+  char message[320] = {0};
+  bool ok() const { return code == StatusCode::kOk; }
+};
+
+// Limits of this build. K and V are fixed at 128 for now (the code is written for 64/256 later).
+inline constexpr int kHeadDimK = 128;
+inline constexpr int kHeadDimV = 128;
+inline constexpr int kChunk = 64;  // tokens per chunk of the chunked algorithm
+
+// Workspace needed for a problem of T tokens, N sequences and Hq key heads (bytes, 256-aligned).
+// Depends on sizes only, so it can be computed without reading cu_seqlens.
+size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq);
+
+// Checks every metadata rule of the contract; touches no device memory and launches nothing.
+Status check_forward(const ForwardArgs& args);
+
+// Checks the values that metadata cannot show (cu_seqlens starts at 0, increases strictly and ends
+// at T; g finite and <= 0; b and w finite). Launches one small kernel on `stream` and waits for it:
+// it synchronises. Requires check_forward to pass and the workspace to be given.
+Status validate_values(const ForwardArgs& args, Stream stream);
+
+// check_forward, then the launches on `stream`. No host synchronisation, no allocation:
+// capturable in a CUDA graph. Deterministic: same inputs, bitwise same outputs.
+Status forward(const ForwardArgs& args, Stream stream);
+
+}  // namespace gdn2

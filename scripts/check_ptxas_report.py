@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Fails unless the build log's ptxas report shows every gdn2 kernel with no stack frame,
+no spill stores and no spill loads (issue: kernels free of spills and local memory).
+
+usage: check_ptxas_report.py BUILD_LOG
+The log must come from a clean build (ptxas reports only what it compiles)."""
+import re
+import sys
+
+KERNELS = ("chunk_factors_kernel", "state_pass_kernel", "validate_values_kernel")
+
+
+def main(path: str) -> int:
+    text = open(path, encoding="utf-8", errors="replace").read()
+    pattern = re.compile(
+        r"Function properties for (\S+)\s+(\d+) bytes stack frame, (\d+) bytes spill stores, "
+        r"(\d+) bytes spill loads")
+    seen, bad = set(), []
+    for name, stack, stores, loads in pattern.findall(text):
+        kernel = next((k for k in KERNELS if k in name), None)
+        if kernel is None:
+            continue
+        seen.add(kernel)
+        if int(stack) or int(stores) or int(loads):
+            bad.append(f"{kernel}: {stack} B stack frame, {stores} B spill stores, {loads} B spill loads")
+    missing = [k for k in KERNELS if k not in seen]
+    if missing:
+        print(f"ptxas report: no report for {', '.join(missing)} in {path} (not a clean build?)")
+        return 1
+    if bad:
+        print("ptxas report: local memory in use:\n  " + "\n  ".join(bad))
+        return 1
+    print(f"ptxas report: {len(seen)} kernels, 0 bytes stack frame, 0 bytes spilled")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

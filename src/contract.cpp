@@ -1,0 +1,266 @@
+// The contract of gdn2::forward: every metadata rule and its error message, in one place.
+// Used by the C++ API and (through it) by the PyTorch op; nothing here touches device memory.
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+
+#include "contract.h"
+
+namespace gdn2 {
+namespace {
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::kBFloat16: return "bfloat16";
+    case DType::kFloat32: return "float32";
+    case DType::kInt32: return "int32";
+    case DType::kInt64: return "int64";
+    default: return "an unsupported dtype";
+  }
+}
+
+size_t dtype_bytes(DType t) {
+  switch (t) {
+    case DType::kBFloat16: return 2;
+    case DType::kFloat32: return 4;
+    case DType::kInt32: return 4;
+    case DType::kInt64: return 8;
+    default: return 1;
+  }
+}
+
+Status fail(StatusCode code, const char* fmt, ...) {
+  Status s;
+  s.code = code;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(s.message, sizeof(s.message), fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+void shape_string(const TensorView& t, char* buf, size_t n) {
+  size_t used = std::snprintf(buf, n, "[");
+  for (int i = 0; i < t.rank && i < 4 && used < n; ++i)
+    used += std::snprintf(buf + used, n - used, i ? ", %lld" : "%lld", (long long)t.sizes[i]);
+  if (t.rank > 4 && used < n) used += std::snprintf(buf + used, n - used, ", ...");
+  if (used < n) std::snprintf(buf + used, n - used, "]");
+}
+
+int64_t numel(const TensorView& t) {
+  int64_t n = 1;
+  for (int i = 0; i < t.rank && i < 4; ++i) n *= t.sizes[i];
+  return n;
+}
+
+bool is_contiguous(const TensorView& t) {
+  int64_t expected = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    if (t.sizes[i] != 1 && t.strides[i] != expected) return false;
+    expected *= t.sizes[i];
+  }
+  return true;
+}
+
+// dtype, rank, device, contiguity and alignment of one tensor.
+Status check_tensor(const char* name, const TensorView& t, DType dtype, int rank, const char* dims,
+                    int device, size_t align) {
+  if (t.data == nullptr)
+    return fail(StatusCode::kInvalidArgument, "%s: expected a tensor %s, got none (null data)", name, dims);
+  if (t.dtype != dtype)
+    return fail(StatusCode::kInvalidArgument, "%s: expected dtype %s, got %s", name,
+                dtype_name(dtype), dtype_name(t.dtype));
+  if (t.rank != rank)
+    return fail(StatusCode::kInvalidArgument, "%s: expected a %d-D tensor %s, got %d-D", name, rank,
+                dims, t.rank);
+  for (int i = 0; i < rank; ++i)
+    if (t.sizes[i] < 0)
+      return fail(StatusCode::kInvalidArgument, "%s: negative size in dimension %d", name, i);
+  if (t.device < 0)
+    return fail(StatusCode::kInvalidArgument, "%s: expected a CUDA tensor, got a host (CPU) tensor", name);
+  if (t.device != device)
+    return fail(StatusCode::kInvalidArgument,
+                "%s: expected a tensor on cuda:%d (the device of q), got cuda:%d", name, device, t.device);
+  if (!is_contiguous(t))
+    return fail(StatusCode::kInvalidArgument, "%s: expected a contiguous (row-major) tensor", name);
+  if (reinterpret_cast<uintptr_t>(t.data) % align != 0)
+    return fail(StatusCode::kInvalidArgument, "%s: data pointer must be %zu-byte aligned", name, align);
+  return Status{};
+}
+
+Status check_shape(const char* name, const TensorView& t, std::initializer_list<int64_t> want,
+                   const char* dims) {
+  int i = 0;
+  bool same = true;
+  for (int64_t w : want) same = same && t.sizes[i++] == w;
+  if (same) return Status{};
+  char got[96], exp[96];
+  shape_string(t, got, sizeof(got));
+  TensorView e;
+  e.rank = static_cast<int>(want.size());
+  i = 0;
+  for (int64_t w : want) e.sizes[i++] = w;
+  shape_string(e, exp, sizeof(exp));
+  return fail(StatusCode::kInvalidArgument, "%s: expected shape %s = %s, got %s", name, dims, exp, got);
+}
+
+struct Range {
+  const char* name;
+  uintptr_t begin, end;
+};
+
+Range byte_range(const char* name, const TensorView& t) {
+  uintptr_t b = reinterpret_cast<uintptr_t>(t.data);
+  return {name, b, b + static_cast<uintptr_t>(numel(t)) * dtype_bytes(t.dtype)};
+}
+
+bool overlaps(const Range& a, const Range& b) {
+  return a.begin < b.end && b.begin < a.end && a.begin != a.end && b.begin != b.end;
+}
+
+}  // namespace
+
+TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_t rank,
+                           const int64_t* sizes) {
+  TensorView t;
+  t.data = data;
+  t.dtype = dtype;
+  t.device = device;
+  t.rank = rank;
+  int64_t stride = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    if (i < 4) {
+      t.sizes[i] = sizes[i];
+      t.strides[i] = stride;
+    }
+    stride *= sizes[i];
+  }
+  return t;
+}
+
+ProblemShape shape_of(const ForwardArgs& a) {
+  ProblemShape s;
+  s.T = a.q.sizes[0];
+  s.Hq = a.q.sizes[1];
+  s.Hv = a.v.sizes[1];
+  s.N = a.cu_seqlens.sizes[0] - 1;
+  return s;
+}
+
+size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq) {
+  return workspace_layout(T, N, Hq).total_bytes;
+}
+
+Status check_forward(const ForwardArgs& a) {
+  Status s;
+  const int dev = a.q.device;
+  if ((s = check_tensor("q", a.q, DType::kBFloat16, 3, "[T, Hq, K]", dev, 16)).code != StatusCode::kOk)
+    return s;
+  const int64_t T = a.q.sizes[0], Hq = a.q.sizes[1], K = a.q.sizes[2];
+  if (T < 1 || T > kMaxTokens)
+    return fail(StatusCode::kInvalidArgument, "q: expected 1 <= T <= %lld tokens, got T = %lld",
+                (long long)kMaxTokens, (long long)T);
+  if (Hq < 1 || Hq > kMaxHeads)
+    return fail(StatusCode::kInvalidArgument, "q: expected 1 <= Hq <= %d key heads, got Hq = %lld",
+                kMaxHeads, (long long)Hq);
+  if (K != kHeadDimK)
+    return fail(StatusCode::kInvalidArgument, "q: expected head dimension K = %d, got K = %lld",
+                kHeadDimK, (long long)K);
+  const struct { const char* name; const TensorView* t; DType dtype; } key_side[] = {
+      {"k", &a.k, DType::kBFloat16}, {"g", &a.g, DType::kFloat32}, {"b", &a.b, DType::kBFloat16}};
+  for (const auto& x : key_side) {
+    if ((s = check_tensor(x.name, *x.t, x.dtype, 3, "[T, Hq, K]", dev, 16)).code != StatusCode::kOk) return s;
+    if ((s = check_shape(x.name, *x.t, {T, Hq, K}, "[T, Hq, K] (as q)")).code != StatusCode::kOk) return s;
+  }
+
+  if ((s = check_tensor("v", a.v, DType::kBFloat16, 3, "[T, Hv, V]", dev, 16)).code != StatusCode::kOk)
+    return s;
+  const int64_t Hv = a.v.sizes[1], V = a.v.sizes[2];
+  if (a.v.sizes[0] != T)
+    return fail(StatusCode::kInvalidArgument, "v: expected %lld tokens (as q), got %lld",
+                (long long)T, (long long)a.v.sizes[0]);
+  if (V != kHeadDimV)
+    return fail(StatusCode::kInvalidArgument, "v: expected head dimension V = %d, got V = %lld",
+                kHeadDimV, (long long)V);
+  if (Hv < 1 || Hv > kMaxHeads || Hv % Hq != 0)
+    return fail(StatusCode::kInvalidArgument,
+                "v: the number of value heads Hv = %lld must be a positive multiple of the key heads "
+                "Hq = %lld (at most %d)", (long long)Hv, (long long)Hq, kMaxHeads);
+  if ((s = check_tensor("w", a.w, DType::kBFloat16, 3, "[T, Hv, V]", dev, 16)).code != StatusCode::kOk)
+    return s;
+  if ((s = check_shape("w", a.w, {T, Hv, V}, "[T, Hv, V] (as v)")).code != StatusCode::kOk) return s;
+
+  const TensorView& cu = a.cu_seqlens;
+  if (cu.data == nullptr)
+    return fail(StatusCode::kInvalidArgument, "cu_seqlens: expected an int32 or int64 tensor [N + 1], got none");
+  if (cu.dtype != DType::kInt32 && cu.dtype != DType::kInt64)
+    return fail(StatusCode::kInvalidArgument, "cu_seqlens: expected dtype int32 or int64, got %s",
+                dtype_name(cu.dtype));
+  if ((s = check_tensor("cu_seqlens", cu, cu.dtype, 1, "[N + 1]", dev, dtype_bytes(cu.dtype))).code !=
+      StatusCode::kOk)
+    return s;
+  const int64_t N = cu.sizes[0] - 1;
+  if (N < 1 || N > T)
+    return fail(StatusCode::kInvalidArgument,
+                "cu_seqlens: expected N + 1 offsets with 1 <= N <= T = %lld (every sequence has at least "
+                "one token), got %lld entries", (long long)T, (long long)cu.sizes[0]);
+
+  if (a.initial_state.defined()) {
+    if ((s = check_tensor("initial_state", a.initial_state, DType::kFloat32, 4, "[N, Hv, V, K]", dev, 16))
+            .code != StatusCode::kOk)
+      return s;
+    if ((s = check_shape("initial_state", a.initial_state, {N, Hv, V, K}, "[N, Hv, V, K]")).code !=
+        StatusCode::kOk)
+      return s;
+  }
+  if ((s = check_tensor("output", a.output, DType::kBFloat16, 3, "[T, Hv, V]", dev, 16)).code !=
+      StatusCode::kOk)
+    return s;
+  if ((s = check_shape("output", a.output, {T, Hv, V}, "[T, Hv, V]")).code != StatusCode::kOk) return s;
+  if (a.final_state.defined()) {
+    if ((s = check_tensor("final_state", a.final_state, DType::kFloat32, 4, "[N, Hv, V, K]", dev, 16))
+            .code != StatusCode::kOk)
+      return s;
+    if ((s = check_shape("final_state", a.final_state, {N, Hv, V, K}, "[N, Hv, V, K]")).code !=
+        StatusCode::kOk)
+      return s;
+  }
+  if (!std::isfinite(a.scale))
+    return fail(StatusCode::kInvalidArgument, "scale: expected a finite value, got %g", (double)a.scale);
+
+  // Outputs may not alias any input or each other: the kernels read inputs after writing outputs.
+  Range inputs[8] = {byte_range("q", a.q), byte_range("k", a.k), byte_range("v", a.v),
+                     byte_range("g", a.g), byte_range("b", a.b), byte_range("w", a.w),
+                     byte_range("cu_seqlens", a.cu_seqlens), {"initial_state", 0, 0}};
+  if (a.initial_state.defined()) inputs[7] = byte_range("initial_state", a.initial_state);
+  Range outputs[2] = {byte_range("output", a.output), {"final_state", 0, 0}};
+  if (a.final_state.defined()) outputs[1] = byte_range("final_state", a.final_state);
+  for (const Range& o : outputs)
+    for (const Range& i : inputs)
+      if (overlaps(o, i))
+        return fail(StatusCode::kInvalidArgument, "%s: overlaps the input '%s' in memory", o.name, i.name);
+  if (overlaps(outputs[0], outputs[1]))
+    return fail(StatusCode::kInvalidArgument, "final_state: overlaps 'output' in memory");
+
+  const WorkspaceLayout ws = workspace_layout(T, N, Hq);
+  if (a.workspace == nullptr || a.workspace_bytes < ws.total_bytes)
+    return fail(StatusCode::kInvalidArgument,
+                "workspace: expected at least %zu bytes (forward_workspace_bytes), got %zu%s",
+                ws.total_bytes, a.workspace_bytes, a.workspace ? "" : " (null)");
+  if (reinterpret_cast<uintptr_t>(a.workspace) % 256 != 0)
+    return fail(StatusCode::kInvalidArgument, "workspace: pointer must be 256-byte aligned");
+  const Range wsr = {"workspace", reinterpret_cast<uintptr_t>(a.workspace),
+                     reinterpret_cast<uintptr_t>(a.workspace) + ws.total_bytes};
+  for (const Range& i : inputs)
+    if (overlaps(wsr, i))
+      return fail(StatusCode::kInvalidArgument, "workspace: overlaps the input '%s' in memory", i.name);
+  for (const Range& o : outputs)
+    if (overlaps(wsr, o))
+      return fail(StatusCode::kInvalidArgument, "workspace: overlaps '%s' in memory", o.name);
+
+  return check_device(dev);
+}
+
+}  // namespace gdn2

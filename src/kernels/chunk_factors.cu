@@ -1,0 +1,266 @@
+// Phase 1: the key-side factors of one 64-token chunk of one key head (docs/algorithm.md, "One
+// chunk"): Qg, Kb, Kend, gamma, M and T = (I + A)^{-1}. Every decay factor is a running product of
+// per-token factors d in [0, 1]. Chunks are independent, so this phase runs chunk-parallel over the
+// whole GPU; its results are shared by every value head of the group.
+//
+// One CTA of 256 threads per (chunk slot, key head). The chunk is found from the slot on the device
+// (binary search over cu_seqlens), so no host-built chunk table and no synchronisation is needed.
+#include "kernels/device_common.cuh"
+
+namespace gdn2::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kLd = kK + 4;   // row stride of [64][K] tiles: conflict-free TF32 fragment reads
+constexpr int kLdC = kC + 4;  // row stride of [64][64] tiles
+constexpr int kOffDiagRows = kC - kBlock;  // rows that the off-diagonal split ever needs on its right
+
+struct Smem {
+  float q[kC * kLd];   // q, then Left_q = q_i P(p, i) for rows >= 16; later T
+  float k[kC * kLd];
+  float bk[kC * kLd];  // b * k, then Left_b for rows >= 16
+  float d[kC * kLd];   // per-token decay factors
+  float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p)
+  float A[kC * kLdC];
+  float M[kC * kLdC];
+};
+
+// The chunk that `slot` stands for: slots of sequence s are floor(bos_s / 64) + s + c.
+struct Chunk {
+  int64_t t0;
+  int len;
+  bool valid;
+};
+__device__ Chunk chunk_of_slot(const Sequences& seq, int64_t slot) {
+  int lo = 0, hi = seq.N - 1;
+  while (lo < hi) {  // largest s with base(s) <= slot; base is increasing for valid cu_seqlens
+    const int mid = (lo + hi + 1) >> 1;
+    if (seq_bounds(seq, mid).bos / kC + mid <= slot) lo = mid; else hi = mid - 1;
+  }
+  const SeqBounds sb = seq_bounds(seq, lo);
+  const int64_t c = slot - (sb.bos / kC + lo);
+  const int64_t t0 = sb.bos + c * kC;
+  if (c < 0 || t0 >= sb.eos) return {0, 0, false};
+  return {t0, int((sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC))), true};
+}
+
+__device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
+  const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    f[2 * i] = bf16_to_float(uint16_t(w[i] & 0xffffu));
+    f[2 * i + 1] = bf16_to_float(uint16_t(w[i] >> 16));
+  }
+}
+
+// q, k, b*k and the decay factors of the chunk's rows into shared memory; rows past the chunk's
+// end are zero keys and queries with decay factor 1, which keeps every product finite.
+__device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch, Smem& sm) {
+  const int tid = threadIdx.x;
+  for (int r = tid / 16; r < kC; r += kThreads / 16) {
+    const int c0 = (tid % 16) * 8;
+    float q[8] = {}, k[8] = {}, b[8] = {};
+    if (r < ch.len) {
+      const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK + c0;
+      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.q + off), q);
+      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.k + off), k);
+      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.b + off), b);
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      sm.q[r * kLd + c0 + i] = q[i];
+      sm.k[r * kLd + c0 + i] = k[i];
+      sm.bk[r * kLd + c0 + i] = b[i] * k[i];  // exact: a product of two bf16 fits in fp32
+    }
+  }
+  for (int r = tid / 32; r < kC; r += kThreads / 32) {
+    const int c0 = (tid % 32) * 4;
+    float4 g = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (r < ch.len) g = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + c0);
+    sm.d[r * kLd + c0 + 0] = decay_factor(g.x);
+    sm.d[r * kLd + c0 + 1] = decay_factor(g.y);
+    sm.d[r * kLd + c0 + 2] = decay_factor(g.z);
+    sm.d[r * kLd + c0 + 3] = decay_factor(g.w);
+  }
+  for (int i = tid; i < kC * kLdC; i += kThreads) {
+    sm.A[i] = 0.f;
+    sm.M[i] = 0.f;
+  }
+}
+
+// Qg and Kb from the forward product P(-1, i), gamma (threads 0..127, one channel each), Kend from
+// the backward product P(i, last) (threads 128..255). Rows go straight to global memory: a warp
+// writes 32 consecutive channels of one row.
+__device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t slot, const Chunk& ch,
+                                   const Smem& sm) {
+  const int64_t row0 = (int64_t(hk) * p.seq.T + ch.t0) * kK;
+  const int c = threadIdx.x % kK;
+  float r = 1.f;
+  if (threadIdx.x < kK) {
+    const float* g = p.g + (ch.t0 * p.Hq + hk) * kK + c;
+    float log2_total = 0.f;
+    for (int i = 0; i < ch.len; ++i) {
+      r *= sm.d[i * kLd + c];
+      log2_total += decay_log2(g[int64_t(i) * p.Hq * kK]);
+      p.qg[row0 + int64_t(i) * kK + c] = sm.q[i * kLd + c] * r;
+      p.kb[row0 + int64_t(i) * kK + c] = sm.bk[i * kLd + c] * r;
+    }
+    // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
+    // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
+    p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
+  } else {
+    for (int i = ch.len - 1; i >= 0; --i) {
+      p.kend[row0 + int64_t(i) * kK + c] = sm.k[i * kLd + c] * r;
+      r *= sm.d[i * kLd + c];
+    }
+  }
+}
+
+// Diagonal 16x16 blocks of A and M: column j carries the running product P(j, i) down its block.
+// Four lanes per (block, column), each holding every 4th channel; the eight columns of a warp sit
+// in one block, so all lanes read the same row (broadcast) at each step.
+__device__ void diagonal_blocks(Smem& sm) {
+  constexpr int kPerLane = kK / 4;
+  const int pair = threadIdx.x / 4, sub = threadIdx.x % 4;
+  const int blk = pair / kBlock, j = pair % kBlock;
+  const int col = blk * kBlock + j;
+  float x[kPerLane];
+#pragma unroll
+  for (int r = 0; r < kPerLane; ++r) x[r] = sm.k[col * kLd + 4 * r + sub];
+  for (int i = 0; i < kBlock; ++i) {  // uniform trip count: the shuffles need every lane
+    const int row = blk * kBlock + i;
+    const float* d = sm.d + row * kLd;
+    const float* bk = sm.bk + row * kLd;
+    const float* q = sm.q + row * kLd;
+    float a = 0.f, m = 0.f;
+    if (i > j) {
+#pragma unroll
+      for (int r = 0; r < kPerLane; ++r) x[r] *= d[4 * r + sub];
+    }
+#pragma unroll
+    for (int r = 0; r < kPerLane; ++r) {
+      a += bk[4 * r + sub] * x[r];
+      m += q[4 * r + sub] * x[r];
+    }
+    a += __shfl_xor_sync(0xffffffffu, a, 1);
+    a += __shfl_xor_sync(0xffffffffu, a, 2);
+    m += __shfl_xor_sync(0xffffffffu, m, 1);
+    m += __shfl_xor_sync(0xffffffffu, m, 2);
+    if (sub == 0 && i >= j) {
+      sm.A[row * kLdC + col] = i > j ? a : 0.f;  // A is strictly lower
+      sm.M[row * kLdC + col] = m;
+    }
+  }
+}
+
+// Rows of block I >= 1 take their left factor P(p, i), p = 16 I - 1 (threads 128..255, one channel
+// each), while threads 0..127 build the first right factor.
+__device__ void left_factors(Smem& sm) {
+  const int c = threadIdx.x - kK;
+  for (int I = 1; I < kC / kBlock; ++I) {
+    float r = 1.f;
+    for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
+      r *= sm.d[i * kLd + c];
+      sm.q[i * kLd + c] *= r;
+      sm.bk[i * kLd + c] *= r;
+    }
+  }
+}
+
+// Right_j = k_j P(j, p) for j <= p (threads 0..127, one channel each).
+__device__ void right_factors(Smem& sm, int p) {
+  const int c = threadIdx.x;
+  float r = 1.f;
+  for (int j = p; j >= 0; --j) {
+    sm.right[j * kLd + c] = sm.k[j * kLd + c] * r;
+    r *= sm.d[j * kLd + c];
+  }
+}
+
+// Block row I of A and M left of the diagonal: Left (16 x K) times Right^T (K x 16 I) on tensor cores.
+__device__ void off_diagonal_blocks(Smem& sm) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int g = lane >> 2, t = lane & 3;
+  for (int I = 1; I < kC / kBlock; ++I) {
+    const int cols = I * kBlock;
+    if (threadIdx.x < kK) right_factors(sm, cols - 1);
+    else if (I == 1) left_factors(sm);
+    __syncthreads();
+    const int ntiles = cols / 8;
+    for (int tile = warp; tile < 2 * ntiles; tile += kThreads / 32) {
+      const bool is_m = tile >= ntiles;
+      const int nt = tile % ntiles;
+      float acc[4] = {0.f, 0.f, 0.f, 0.f};
+      // A(r, c) = Left[16 I + r][c];  B(c, n) = Right[8 nt + n][c]
+      mma_tf32(acc, (is_m ? sm.q : sm.bk) + I * kBlock * kLd, kLd, 1, sm.right + nt * 8 * kLd, 1, kLd,
+               kK / 8, lane);
+      float* dst = (is_m ? sm.M : sm.A) + I * kBlock * kLdC + nt * 8;
+      dst[g * kLdC + 2 * t] = acc[0];
+      dst[g * kLdC + 2 * t + 1] = acc[1];
+      dst[(g + 8) * kLdC + 2 * t] = acc[2];
+      dst[(g + 8) * kLdC + 2 * t + 1] = acc[3];
+    }
+    __syncthreads();
+  }
+}
+
+// T = (I + A)^{-1} by forward substitution: four lanes per column, each summing every 4th term.
+__device__ void invert_unit_lower(const float* A, float* T) {
+  for (int idx = threadIdx.x; idx < kC * kLdC; idx += kThreads)
+    T[idx] = (idx / kLdC == idx % kLdC) ? 1.f : 0.f;
+  __syncthreads();
+  const int j = threadIdx.x >> 2, quarter = threadIdx.x & 3;
+  for (int i = 1; i < kC; ++i) {
+    float s = 0.f;
+    for (int m = j + quarter; m < i; m += 4) s += A[i * kLdC + m] * T[m * kLdC + j];
+    s += __shfl_xor_sync(0xffffffffu, s, 1);
+    s += __shfl_xor_sync(0xffffffffu, s, 2);
+    if (quarter == 0 && i > j) T[i * kLdC + j] = -s;
+    __syncwarp();
+  }
+}
+
+__device__ void store_square_rows(const float* src, float* dst_base, const ChunkFactorsParams& p, int hk,
+                                  const Chunk& ch) {
+  float* dst = dst_base + (int64_t(hk) * p.seq.T + ch.t0) * kC;
+  for (int r = threadIdx.x / 16; r < ch.len; r += kThreads / 16) {
+    const int c0 = (threadIdx.x % 16) * 4;
+    *reinterpret_cast<float4*>(dst + int64_t(r) * kC + c0) =
+        *reinterpret_cast<const float4*>(src + r * kLdC + c0);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
+  extern __shared__ float4 smem_raw[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
+  const int64_t slot = blockIdx.x;
+  const int hk = blockIdx.y;
+  const Chunk ch = chunk_of_slot(p.seq, slot);
+  if (!ch.valid) return;  // unused slot (uniform across the CTA)
+
+  load_chunk(p, hk, ch, sm);
+  __syncthreads();
+  store_decayed_rows(p, hk, slot, ch, sm);
+  diagonal_blocks(sm);
+  __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
+  off_diagonal_blocks(sm);  // ends with a barrier
+  float* T = sm.q;          // Left_q is consumed: reuse its space
+  invert_unit_lower(sm.A, T);
+  __syncthreads();
+  store_square_rows(T, p.tinv, p, hk, ch);
+  store_square_rows(sm.M, p.mqk, p, hk, ch);
+}
+
+}  // namespace
+
+int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
+  const int smem = int(sizeof(Smem));
+  static std::atomic<uint64_t> smem_set{0};
+  const int err = allow_dynamic_smem(chunk_factors_kernel, smem, smem_set);
+  if (err != 0) return err;
+  const dim3 grid(unsigned(p.slots), unsigned(p.Hq));
+  chunk_factors_kernel<<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  return int(cudaGetLastError());
+}
+
+}  // namespace gdn2::kernels

@@ -1,0 +1,112 @@
+// Internal device helpers shared by the kernels: sequence bounds, bf16 conversion, TF32 tensor-core
+// tiles (mma.sync m16n8k8) and asynchronous global->shared copies.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cuda_bf16.h>
+
+#include "kernels/kernel_params.h"
+
+namespace gdn2::kernels {
+
+constexpr int kK = kHeadDimK;
+constexpr int kV = kHeadDimV;
+constexpr int kC = kChunk;          // tokens per chunk
+constexpr int kBlock = 16;          // rows per block of the off-diagonal split
+constexpr float kLog2e = 1.4426950408889634f;
+
+// [bos, eos) of sequence s, clamped into [0, T]: out-of-contract cu_seqlens can only shorten or
+// empty a sequence, never send an access out of bounds.
+struct SeqBounds {
+  int64_t bos, eos;
+};
+__device__ __forceinline__ SeqBounds seq_bounds(const Sequences& seq, int s) {
+  int64_t a, b;
+  if (seq.cu_int64) {
+    const int64_t* cu = static_cast<const int64_t*>(seq.cu_seqlens);
+    a = cu[s];
+    b = cu[s + 1];
+  } else {
+    const int32_t* cu = static_cast<const int32_t*>(seq.cu_seqlens);
+    a = cu[s];
+    b = cu[s + 1];
+  }
+  a = min(max(a, int64_t(0)), seq.T);
+  b = min(max(b, a), seq.T);
+  return {a, b};
+}
+
+__device__ __forceinline__ float bf16_to_float(uint16_t x) {
+  return __uint_as_float(uint32_t(x) << 16);
+}
+__device__ __forceinline__ uint16_t float_to_bf16(float x) {
+  return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+}
+
+// Per-token log decay in base 2, and the decay factor d = exp(g) in [0, 1] (docs/algorithm.md):
+// out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN operand), so d is never
+// above 1 or NaN.
+__device__ __forceinline__ float decay_log2(float g) { return fminf(fmaxf(g, -INFINITY), 0.f) * kLog2e; }
+__device__ __forceinline__ float decay_factor(float g) { return exp2f(decay_log2(g)); }
+
+__device__ __forceinline__ uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+
+// acc[16 x 8] += A[16 x 8*KSTEPS] * B[8*KSTEPS x 8] for one warp, operands in shared memory (fp32,
+// rounded to TF32). A(r, k) = a[r * a_rs + k * a_cs], B(k, n) = b[k * b_ks + n * b_ns].
+// Fragment layout (PTX ISA, mma.m16n8k8 .tf32): g = lane / 4, t = lane % 4;
+//   a: (g, t) (g+8, t) (g, t+4) (g+8, t+4); b: (t, g) (t+4, g);
+//   acc: (g, 2t) (g, 2t+1) (g+8, 2t) (g+8, 2t+1).
+__device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int a_rs, int a_cs,
+                                            const float* b, int b_ks, int b_ns, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  uint32_t af[4], bf[2];
+  af[0] = to_tf32(a[g * a_rs + t * a_cs]);
+  af[1] = to_tf32(a[(g + 8) * a_rs + t * a_cs]);
+  af[2] = to_tf32(a[g * a_rs + (t + 4) * a_cs]);
+  af[3] = to_tf32(a[(g + 8) * a_rs + (t + 4) * a_cs]);
+  bf[0] = to_tf32(b[t * b_ks + g * b_ns]);
+  bf[1] = to_tf32(b[(t + 4) * b_ks + g * b_ns]);
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
+}
+
+// The same over `ksteps` steps of 8 along the reduction dimension.
+__device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_rs, int a_cs,
+                                         const float* b, int b_ks, int b_ns, int ksteps, int lane) {
+#pragma unroll 4
+  for (int s = 0; s < ksteps; ++s)
+    mma_tf32_k8(acc, a + 8 * s * a_cs, a_rs, a_cs, b + 8 * s * b_ks, b_ks, b_ns, lane);
+}
+
+// 16-byte global->shared copy that bypasses registers; src_bytes = 0 fills the 16 bytes with zeros.
+__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, int src_bytes) {
+  const uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::);
+}
+
+// Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);
+// `done` is that kernel's own record of the devices already set.
+template <typename Kernel>
+int allow_dynamic_smem(Kernel kernel, int bytes, std::atomic<uint64_t>& done) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return int(err);
+  const uint64_t bit = device < 64 ? (uint64_t(1) << device) : 0;
+  if (bit && (done.load(std::memory_order_relaxed) & bit)) return 0;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (err == cudaSuccess && bit) done.fetch_or(bit, std::memory_order_relaxed);
+  return int(err);
+}
+
+}  // namespace gdn2::kernels

@@ -1,0 +1,74 @@
+// Internal: the plain parameter structs passed by value to the kernels, and their launchers.
+// No CUDA or CuTe headers: src/launch.cu fills these from gdn2::ForwardArgs.
+#pragma once
+
+#include <cstdint>
+
+#include "gdn2/gdn2.h"
+
+namespace gdn2::kernels {
+
+// Packed-sequence metadata as the kernels read it (cu_seqlens stays on the device).
+struct Sequences {
+  const void* cu_seqlens = nullptr;
+  bool cu_int64 = false;
+  int64_t T = 0;
+  int N = 0;
+};
+
+// Phase 1: key-side factors of every (chunk, key head). Grid: (slots, Hq).
+struct ChunkFactorsParams {
+  Sequences seq;
+  int Hq = 0;
+  int64_t slots = 0;
+  const uint16_t* q = nullptr;  // bf16 [T, Hq, K]
+  const uint16_t* k = nullptr;
+  const uint16_t* b = nullptr;
+  const float* g = nullptr;     // fp32 [T, Hq, K]
+  float* qg = nullptr;          // fp32 [Hq, T, K]
+  float* kb = nullptr;
+  float* kend = nullptr;
+  float* tinv = nullptr;        // fp32 [Hq, T, 64]
+  float* mqk = nullptr;
+  float* gamma = nullptr;       // fp32 [Hq, slots, K]
+};
+
+// Phase 2: the sequential pass over chunks, one CTA per (sequence, value head, V slice).
+struct StatePassParams {
+  Sequences seq;
+  int Hq = 0, Hv = 0;
+  int64_t slots = 0;
+  float scale = 0.f;
+  const uint16_t* v = nullptr;        // bf16 [T, Hv, V]
+  const uint16_t* w = nullptr;
+  const float* initial_state = nullptr;  // fp32 [N, Hv, V, K] or null
+  uint16_t* out = nullptr;            // bf16 [T, Hv, V]
+  float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
+  const float* qg = nullptr;
+  const float* kb = nullptr;
+  const float* kend = nullptr;
+  const float* tinv = nullptr;
+  const float* mqk = nullptr;
+  const float* gamma = nullptr;
+};
+
+// Value checks for validate=True: sets bits of *flags (see ValueFlag).
+struct ValidateParams {
+  Sequences seq;
+  int64_t key_elems = 0, value_elems = 0;  // T*Hq*K and T*Hv*V
+  const float* g = nullptr;
+  const uint16_t* b = nullptr;
+  const uint16_t* w = nullptr;
+  int* flags = nullptr;
+};
+enum ValueFlag : int {
+  kCuFirstNotZero = 1, kCuNotIncreasing = 2, kCuLastNotT = 4,
+  kGNotFinite = 8, kGPositive = 16, kBNotFinite = 32, kWNotFinite = 64,
+};
+
+// Launchers (one translation unit each). They return the launch's cudaError_t as an int.
+int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
+int launch_state_pass(const StatePassParams& p, Stream stream);
+int launch_validate_values(const ValidateParams& p, Stream stream);
+
+}  // namespace gdn2::kernels

@@ -1,0 +1,160 @@
+// Host dispatch: the contract check, the workspace carve-up, and the two launches
+// (chunk_factors, then state_pass) on the caller's stream. No synchronisation, no allocation.
+#include <atomic>
+#include <cstdio>
+
+#include <cuda_runtime.h>
+
+#include "contract.h"
+#include "kernels/kernel_params.h"
+
+namespace gdn2 {
+namespace {
+
+Status cuda_failure(const char* what, int err) {
+  Status s;
+  s.code = StatusCode::kCudaError;
+  std::snprintf(s.message, sizeof(s.message), "%s failed: %s", what,
+                cudaGetErrorString(static_cast<cudaError_t>(err)));
+  return s;
+}
+
+kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh) {
+  kernels::Sequences seq;
+  seq.cu_seqlens = a.cu_seqlens.data;
+  seq.cu_int64 = a.cu_seqlens.dtype == DType::kInt64;
+  seq.T = sh.T;
+  seq.N = int(sh.N);
+  return seq;
+}
+
+template <typename T>
+T* at(void* base, size_t offset) {
+  return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+
+}  // namespace
+
+Status check_device(int device) {
+  // 0 = not looked up yet, 1 = sm_90, 2 = something else. Devices beyond 64 are looked up each time.
+  static std::atomic<int> known[64];
+  const int cached = device < 64 ? known[device].load(std::memory_order_relaxed) : 0;
+  int major = 0, minor = 0;
+  if (cached == 0) {
+    cudaError_t e1 = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaError_t e2 = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    if (e1 != cudaSuccess || e2 != cudaSuccess) {
+      Status s;
+      s.code = StatusCode::kUnsupportedDevice;
+      std::snprintf(s.message, sizeof(s.message), "q: cannot query CUDA device %d: %s", device,
+                    cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
+      return s;
+    }
+    if (device < 64) known[device].store(major == 9 ? 1 : 2, std::memory_order_relaxed);
+  }
+  if ((cached == 0 && major != 9) || cached == 2) {
+    Status s;
+    s.code = StatusCode::kUnsupportedDevice;
+    std::snprintf(s.message, sizeof(s.message),
+                  "q: gdn2 kernels are built for Hopper (sm_90a); device %d is not a compute-capability 9.0 GPU",
+                  device);
+    return s;
+  }
+  return Status{};
+}
+
+Status forward(const ForwardArgs& a, Stream stream) {
+  Status st = check_forward(a);
+  if (!st.ok()) return st;
+  const ProblemShape sh = shape_of(a);
+  const WorkspaceLayout ws = workspace_layout(sh.T, sh.N, sh.Hq);
+  int prev_device = -1;
+  cudaGetDevice(&prev_device);
+  if (prev_device != a.q.device) cudaSetDevice(a.q.device);
+
+  kernels::ChunkFactorsParams f;
+  f.seq = sequences_of(a, sh);
+  f.Hq = int(sh.Hq);
+  f.slots = ws.slots;
+  f.q = static_cast<const uint16_t*>(a.q.data);
+  f.k = static_cast<const uint16_t*>(a.k.data);
+  f.b = static_cast<const uint16_t*>(a.b.data);
+  f.g = static_cast<const float*>(a.g.data);
+  f.qg = at<float>(a.workspace, ws.qg);
+  f.kb = at<float>(a.workspace, ws.kb);
+  f.kend = at<float>(a.workspace, ws.kend);
+  f.tinv = at<float>(a.workspace, ws.tinv);
+  f.mqk = at<float>(a.workspace, ws.mqk);
+  f.gamma = at<float>(a.workspace, ws.gamma);
+
+  kernels::StatePassParams s;
+  s.seq = f.seq;
+  s.Hq = int(sh.Hq);
+  s.Hv = int(sh.Hv);
+  s.slots = ws.slots;
+  s.scale = a.scale;
+  s.v = static_cast<const uint16_t*>(a.v.data);
+  s.w = static_cast<const uint16_t*>(a.w.data);
+  s.initial_state = a.initial_state.defined() ? static_cast<const float*>(a.initial_state.data) : nullptr;
+  s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
+  s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
+  s.qg = f.qg;
+  s.kb = f.kb;
+  s.kend = f.kend;
+  s.tinv = f.tinv;
+  s.mqk = f.mqk;
+  s.gamma = f.gamma;
+
+  int err = kernels::launch_chunk_factors(f, stream);
+  if (err == 0) err = kernels::launch_state_pass(s, stream);
+  if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
+  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
+}
+
+Status validate_values(const ForwardArgs& a, Stream stream) {
+  Status st = check_forward(a);
+  if (!st.ok()) return st;
+  const ProblemShape sh = shape_of(a);
+  const WorkspaceLayout ws = workspace_layout(sh.T, sh.N, sh.Hq);
+  const cudaStream_t cs = reinterpret_cast<cudaStream_t>(stream);
+  int prev_device = -1;
+  cudaGetDevice(&prev_device);
+  if (prev_device != a.q.device) cudaSetDevice(a.q.device);
+
+  kernels::ValidateParams v;
+  v.seq = sequences_of(a, sh);
+  v.key_elems = sh.T * sh.Hq * kHeadDimK;
+  v.value_elems = sh.T * sh.Hv * kHeadDimV;
+  v.g = static_cast<const float*>(a.g.data);
+  v.b = static_cast<const uint16_t*>(a.b.data);
+  v.w = static_cast<const uint16_t*>(a.w.data);
+  v.flags = at<int>(a.workspace, ws.flags);
+  int flags = 0;
+  int err = int(cudaMemsetAsync(v.flags, 0, sizeof(int), cs));
+  if (err == 0) err = kernels::launch_validate_values(v, stream);
+  if (err == 0) err = int(cudaMemcpyAsync(&flags, v.flags, sizeof(int), cudaMemcpyDeviceToHost, cs));
+  if (err == 0) err = int(cudaStreamSynchronize(cs));
+  if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
+  if (err != 0) return cuda_failure("gdn2 validate_values", err);
+
+  static const struct { int bit; const char* message; } kRules[] = {
+      {kernels::kCuFirstNotZero, "cu_seqlens: the first offset must be 0"},
+      {kernels::kCuNotIncreasing, "cu_seqlens: offsets must increase strictly (every sequence has at least one token)"},
+      {kernels::kCuLastNotT, "cu_seqlens: the last offset must equal T (the number of tokens in q)"},
+      {kernels::kGNotFinite, "g: every log decay must be finite (found NaN or Inf)"},
+      {kernels::kGPositive, "g: every log decay must be <= 0 (found a positive value)"},
+      {kernels::kBNotFinite, "b: every erase gate must be finite (found NaN or Inf)"},
+      {kernels::kWNotFinite, "w: every write gate must be finite (found NaN or Inf)"},
+  };
+  for (const auto& rule : kRules) {
+    if (flags & rule.bit) {
+      Status s;
+      s.code = StatusCode::kInvalidValue;
+      std::snprintf(s.message, sizeof(s.message), "%s", rule.message);
+      return s;
+    }
+  }
+  return Status{};
+}
+
+}  // namespace gdn2

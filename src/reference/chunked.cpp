@@ -1,0 +1,333 @@
+// The chunked GDN2 forward in fp32, exactly as docs/algorithm.md writes it and the GPU kernels run
+// it: per-token decay factors d in [0, 1], running products of them in token order (never a
+// difference of cumulative sums, never a division), 64-token chunks, 16-row blocks, a running
+// product per column on the diagonal blocks, the split at p = 16 I - 1 off the diagonal, forward
+// substitution for T. Names follow the doc (d, P, Qg, Kb, Kend, gamma, A, M, T, R, U, O, S0, S1).
+//
+// Rows past the end of a short (tail) chunk are skipped: on the GPU they are zero keys and queries
+// with d = 1, which contribute nothing to the real rows.
+#include "reference/reference.h"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace gdn2::reference {
+namespace {
+
+constexpr int kChunk = 64;  // tokens per chunk
+constexpr int kBlock = 16;  // rows per block of A and M
+constexpr float kLog2e = 1.4426950408889634f;
+
+// Every decay factor the algorithm forms (a d, or a running product after each multiply) is noted
+// here, so the stats prove the bound 0 <= factor <= 1 without a GPU. NaN and Inf are flagged.
+void note_factor(float f, ChunkedStats* stats) {
+  if (stats == nullptr) return;
+  if (!std::isfinite(f)) stats->nonfinite_factor = true;
+  if (f > stats->max_factor) stats->max_factor = f;
+}
+
+// r *= d, noted.
+float times(float r, float d, ChunkedStats* stats) {
+  r *= d;
+  note_factor(r, stats);
+  return r;
+}
+
+// d = 2^{min(g, 0) log2(e)}. fmaxf(NaN, -inf) = -inf, so a NaN g gives d = 0 (the channel is
+// wiped) and g > 0 gives d = 1: d is always in [0, 1]. The only other exponential is gamma's.
+float decay_log2(float g) { return fminf(fmaxf(g, -INFINITY), 0.0f) * kLog2e; }
+
+float tracked_exp2(float x, ChunkedStats* stats) {
+  const float d = exp2f(x);
+  if (stats != nullptr) ++stats->exp2_calls;
+  note_factor(d, stats);
+  return d;
+}
+
+float decay_factor(float g, ChunkedStats* stats) { return tracked_exp2(decay_log2(g), stats); }
+
+// Key-side inputs of one chunk, gathered from [T, Hq, K] into [len][K], and the per-token decay
+// factors d_i of the chunk's tokens.
+struct ChunkKeys {
+  std::vector<float> q, k, bk, d;
+  std::vector<float> log2_total;  // per channel: sum of the chunk's base-2 log decays, token order
+  explicit ChunkKeys(int K)
+      : q(kChunk * K), k(kChunk * K), bk(kChunk * K), d(kChunk * K), log2_total(K) {}
+};
+
+// Key-side factors of one chunk and key head, shared by every value head of the GVA group.
+// Row-major; per-token rows are [len][K], A/M/T are [len][len] (only the lower part is used).
+struct ChunkFactors {
+  int len = 0;
+  std::vector<float> Qg;     // q_i P(-1, i)
+  std::vector<float> Kb;     // b_i k_i P(-1, i)
+  std::vector<float> Kend;   // k_i P(i, last)
+  std::vector<float> gamma;  // P(-1, last), [K]
+  std::vector<float> A;      // strictly lower
+  std::vector<float> M;      // lower, diagonal included
+  std::vector<float> T;      // (I + A)^{-1}, unit lower
+
+  explicit ChunkFactors(int K)
+      : Qg(kChunk * K), Kb(kChunk * K), Kend(kChunk * K), gamma(K), A(kChunk * kChunk),
+        M(kChunk * kChunk), T(kChunk * kChunk) {}
+};
+
+void gather_keys(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& keys,
+                 ChunkedStats* stats) {
+  const int K = p.K;
+  for (int c = 0; c < K; ++c) keys.log2_total[c] = 0.0f;
+  for (int i = 0; i < len; ++i) {
+    const size_t row = (static_cast<size_t>(t0 + i) * p.Hq + kh) * K;
+    for (int c = 0; c < K; ++c) {
+      keys.q[i * K + c] = p.q[row + c];
+      keys.k[i * K + c] = p.k[row + c];
+      keys.bk[i * K + c] = p.b[row + c] * p.k[row + c];
+      keys.d[i * K + c] = decay_factor(p.g[row + c], stats);
+      keys.log2_total[c] += decay_log2(p.g[row + c]);
+    }
+  }
+}
+
+// Qg and Kb from the forward running product P(-1, i) = d_0 ... d_i, per channel; gamma = P(-1, last).
+void forward_products(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats) {
+  for (int c = 0; c < K; ++c) {
+    float r = 1.0f;
+    for (int i = 0; i < f.len; ++i) {
+      r = times(r, keys.d[i * K + c], stats);
+      f.Qg[i * K + c] = keys.q[i * K + c] * r;
+      f.Kb[i * K + c] = keys.bk[i * K + c] * r;
+    }
+    // gamma from the summed log decays, not the product: a decay that rounds to 1 per token
+    // (|g| < 3e-8) still counts over the chunk, and gamma's error compounds along the sequence.
+    f.gamma[c] = tracked_exp2(keys.log2_total[c], stats);
+  }
+}
+
+// Kend from the backward running product P(i, last) = d_{i+1} ... d_last, per channel.
+void backward_products(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats) {
+  for (int c = 0; c < K; ++c) {
+    float r = 1.0f;
+    for (int i = f.len - 1; i >= 0; --i) {
+      f.Kend[i * K + c] = keys.k[i * K + c] * r;
+      r = times(r, keys.d[i * K + c], stats);
+    }
+  }
+}
+
+// Diagonal 16x16 blocks of A and M: no reference token lies between every i and j of a block, so
+// column j carries x = k_j P(j, i) down its block, one multiply by d_i per row (as the GPU does,
+// x *= d_i). M_jj = q_j . k_j, A_jj = 0. With stats, the factor P(j, i) itself is carried alongside
+// and noted.
+void diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats) {
+  const int n = f.len;
+  std::vector<float> x(K), factor(K);
+  for (int start = 0; start < n; start += kBlock) {
+    const int end = (start + kBlock < n) ? start + kBlock : n;
+    for (int j = start; j < end; ++j) {
+      const float* qj = &keys.q[j * K];
+      const float* kj = &keys.k[j * K];
+      float m = 0.0f;
+      for (int c = 0; c < K; ++c) {
+        x[c] = kj[c];
+        factor[c] = 1.0f;
+        m += qj[c] * x[c];
+      }
+      f.A[j * n + j] = 0.0f;
+      f.M[j * n + j] = m;
+      for (int i = j + 1; i < end; ++i) {
+        const float* di = &keys.d[i * K];
+        const float* qi = &keys.q[i * K];
+        const float* bki = &keys.bk[i * K];
+        float a = 0.0f;
+        m = 0.0f;
+        for (int c = 0; c < K; ++c) {
+          x[c] *= di[c];
+          if (stats != nullptr) factor[c] = times(factor[c], di[c], stats);
+          a += bki[c] * x[c];
+          m += qi[c] * x[c];
+        }
+        f.A[i * n + j] = a;
+        f.M[i * n + j] = m;
+      }
+    }
+  }
+}
+
+// Off-diagonal blocks: row block I >= 1 against every column j < 16 I, split at p = 16 I - 1:
+// P(j, i) = P(p, i) P(j, p), both in [0, 1]. Left_i = x_i P(p, i) (forward product from p + 1,
+// x = b k for A and q for M) and Right_j = k_j P(j, p) (backward product from p); then
+// A[I, 0:16I] = Left_b Right^T and M[I, 0:16I] = Left_q Right^T.
+void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats) {
+  const int n = f.len;
+  std::vector<float> left_b(kBlock * K), left_q(kBlock * K), right(kChunk * K);
+  for (int start = kBlock; start < n; start += kBlock) {
+    const int end = (start + kBlock < n) ? start + kBlock : n;
+    const int p = start - 1;
+    for (int c = 0; c < K; ++c) {
+      float r = 1.0f;
+      for (int i = start; i < end; ++i) {
+        r = times(r, keys.d[i * K + c], stats);
+        left_b[(i - start) * K + c] = keys.bk[i * K + c] * r;
+        left_q[(i - start) * K + c] = keys.q[i * K + c] * r;
+      }
+      r = 1.0f;
+      for (int j = p; j >= 0; --j) {
+        right[j * K + c] = keys.k[j * K + c] * r;
+        r = times(r, keys.d[j * K + c], stats);
+      }
+    }
+    for (int i = start; i < end; ++i) {
+      const float* lb = &left_b[(i - start) * K];
+      const float* lq = &left_q[(i - start) * K];
+      for (int j = 0; j < start; ++j) {
+        const float* rj = &right[j * K];
+        float a = 0.0f, m = 0.0f;
+        for (int c = 0; c < K; ++c) {
+          a += lb[c] * rj[c];
+          m += lq[c] * rj[c];
+        }
+        f.A[i * n + j] = a;
+        f.M[i * n + j] = m;
+      }
+    }
+  }
+}
+
+// T = (I + A)^{-1} by forward substitution, column by column:
+// T_jj = 1, T_ij = -sum_{m=j}^{i-1} A_im T_mj for i > j.
+void unit_lower_inverse(ChunkFactors& f) {
+  const int n = f.len;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < j; ++i) f.T[i * n + j] = 0.0f;
+    f.T[j * n + j] = 1.0f;
+    for (int i = j + 1; i < n; ++i) {
+      float s = 0.0f;
+      for (int m = j; m < i; ++m) s += f.A[i * n + m] * f.T[m * n + j];
+      f.T[i * n + j] = -s;
+    }
+  }
+}
+
+// Everything of one (chunk, key head) that does not depend on the values.
+void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& keys,
+                   ChunkFactors& f, ChunkedStats* stats) {
+  f.len = len;
+  gather_keys(p, t0, len, kh, keys, stats);
+  forward_products(keys, p.K, f, stats);
+  backward_products(keys, p.K, f, stats);
+  diagonal_blocks(keys, p.K, f, stats);
+  off_diagonal_blocks(keys, p.K, f, stats);
+  unit_lower_inverse(f);
+}
+
+// Scratch of the value side of one chunk, [len][V] each.
+struct ValueScratch {
+  std::vector<float> R, U, O, S1;
+  ValueScratch(int K, int V) : R(kChunk * V), U(kChunk * V), O(kChunk * V), S1(K * V) {}
+};
+
+// One chunk of one value head; S (the state, [K][V]) goes from S0 to S1 in place.
+//   R = w.v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma . S0 + Kend^T U
+void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std::vector<float>& S,
+                ValueScratch& x, float* out) {
+  const int K = p.K, V = p.V, n = f.len;
+  for (int i = 0; i < n; ++i) {
+    float* Ri = &x.R[i * V];
+    for (int v = 0; v < V; ++v) Ri[v] = 0.0f;
+    for (int c = 0; c < K; ++c) {
+      const float kb = f.Kb[i * K + c];
+      const float* S0c = &S[c * V];
+      for (int v = 0; v < V; ++v) Ri[v] += kb * S0c[v];
+    }
+    const size_t row = (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
+    for (int v = 0; v < V; ++v) Ri[v] = p.w[row + v] * p.v[row + v] - Ri[v];
+  }
+
+  for (int i = 0; i < n; ++i) {
+    float* Ui = &x.U[i * V];
+    for (int v = 0; v < V; ++v) Ui[v] = 0.0f;
+    for (int j = 0; j <= i; ++j) {
+      const float t = f.T[i * n + j];
+      const float* Rj = &x.R[j * V];
+      for (int v = 0; v < V; ++v) Ui[v] += t * Rj[v];
+    }
+  }
+
+  for (int i = 0; i < n; ++i) {
+    float* Oi = &x.O[i * V];
+    for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
+    for (int c = 0; c < K; ++c) {
+      const float qg = f.Qg[i * K + c];
+      const float* S0c = &S[c * V];
+      for (int v = 0; v < V; ++v) Oi[v] += qg * S0c[v];
+    }
+    for (int j = 0; j <= i; ++j) {
+      const float m = f.M[i * n + j];
+      const float* Uj = &x.U[j * V];
+      for (int v = 0; v < V; ++v) Oi[v] += m * Uj[v];
+    }
+    float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
+    for (int v = 0; v < V; ++v) dst[v] = p.scale * Oi[v];
+  }
+
+  for (int c = 0; c < K; ++c) {
+    float* S1c = &x.S1[c * V];
+    const float gc = f.gamma[c];
+    const float* S0c = &S[c * V];
+    for (int v = 0; v < V; ++v) S1c[v] = gc * S0c[v];
+    for (int i = 0; i < n; ++i) {
+      const float ke = f.Kend[i * K + c];
+      const float* Ui = &x.U[i * V];
+      for (int v = 0; v < V; ++v) S1c[v] += ke * Ui[v];
+    }
+  }
+  S.swap(x.S1);
+}
+
+// States cross the API as [V][K] (K contiguous); the chunk math holds them as [K][V].
+void load_state(const Problem& p, int n, int h, std::vector<float>& S) {
+  const int K = p.K, V = p.V;
+  if (p.initial_state == nullptr) {
+    for (float& s : S) s = 0.0f;
+    return;
+  }
+  const float* src = p.initial_state + (static_cast<size_t>(n) * p.Hv + h) * V * K;
+  for (int v = 0; v < V; ++v)
+    for (int c = 0; c < K; ++c) S[c * V + v] = src[v * K + c];
+}
+
+void store_state(const Problem& p, int n, int h, const std::vector<float>& S, float* final_state) {
+  const int K = p.K, V = p.V;
+  float* dst = final_state + (static_cast<size_t>(n) * p.Hv + h) * V * K;
+  for (int v = 0; v < V; ++v)
+    for (int c = 0; c < K; ++c) dst[v * K + c] = S[c * V + v];
+}
+
+}  // namespace
+
+void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats) {
+  const int K = p.K, V = p.V;
+  const int group = p.Hv / p.Hq;
+  ChunkKeys keys(K);
+  ChunkFactors f(K);
+  ValueScratch scratch(K, V);
+  std::vector<std::vector<float>> states(group, std::vector<float>(static_cast<size_t>(K) * V));
+
+  for (int n = 0; n < p.N; ++n) {
+    const int64_t begin = p.cu_seqlens[n], end = p.cu_seqlens[n + 1];
+    for (int kh = 0; kh < p.Hq; ++kh) {
+      for (int r = 0; r < group; ++r) load_state(p, n, kh * group + r, states[r]);
+      for (int64_t t0 = begin; t0 < end; t0 += kChunk) {
+        const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
+        chunk_factors(p, t0, len, kh, keys, f, stats);
+        for (int r = 0; r < group; ++r)
+          state_pass(p, t0, kh * group + r, f, states[r], scratch, out);
+      }
+      if (final_state != nullptr)
+        for (int r = 0; r < group; ++r) store_state(p, n, kh * group + r, states[r], final_state);
+    }
+  }
+}
+
+}  // namespace gdn2::reference

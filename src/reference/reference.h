@@ -1,0 +1,43 @@
+// CPU references for the GDN2 forward (see docs/algorithm.md).
+//  - tokenwise_f64: the recurrence itself, token by token, in fp64. The ground truth.
+//  - chunked_f32:   the chunked algorithm exactly as the GPU kernels run it (same chunking,
+//                   per-token decay factors and running products of them, block split, inverse),
+//                   in fp32. It records the largest decay factor ever formed, which proves the
+//                   bound factor <= 1 (nothing can overflow) without a GPU.
+#pragma once
+
+#include <cstdint>
+
+namespace gdn2::reference {
+
+// Packed variable-length problem; every tensor is dense row-major, values already widened to
+// float (bf16 inputs are exactly representable).
+struct Problem {
+  int64_t T = 0;
+  int N = 0, Hq = 0, Hv = 0, K = 128, V = 128;
+  const int64_t* cu_seqlens = nullptr;      // [N + 1]
+  const float* q = nullptr;                 // [T, Hq, K]
+  const float* k = nullptr;                 // [T, Hq, K]
+  const float* g = nullptr;                 // [T, Hq, K]
+  const float* b = nullptr;                 // [T, Hq, K]
+  const float* v = nullptr;                 // [T, Hv, V]
+  const float* w = nullptr;                 // [T, Hv, V]
+  const float* initial_state = nullptr;     // [N, Hv, V, K] or null (zeros)
+  float scale = 0.0f;
+};
+
+// out: [T, Hv, V]; final_state: [N, Hv, V, K] or null. threads <= 0: hardware concurrency.
+void tokenwise_f64(const Problem& p, double* out, double* final_state, int threads = 0);
+
+// What chunked_f32 saw of its decay factors: every d and every running product it formed (Qg/Kb/
+// gamma, Kend, Left, Right, the diagonal blocks' column products).
+struct ChunkedStats {
+  double max_factor = 0;          // largest decay factor formed anywhere (must be <= 1)
+  int64_t exp2_calls = 0;         // one per token, key head and key channel: exactly T * Hq * K
+  bool nonfinite_factor = false;  // a NaN or Inf factor appeared (must stay false)
+};
+
+// out: [T, Hv, V]; final_state: [N, Hv, V, K] or null; stats may be null.
+void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats);
+
+}  // namespace gdn2::reference

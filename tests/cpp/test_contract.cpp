@@ -1,0 +1,181 @@
+// The contract through the C++ API, without a GPU: every metadata violation is refused with
+// kInvalidArgument and a message that names the argument. check_forward reads no tensor memory,
+// so the views below point at distinct, never-dereferenced addresses.
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gdn2/gdn2.h"
+
+namespace {
+
+using gdn2::DType;
+using gdn2::ForwardArgs;
+using gdn2::StatusCode;
+using gdn2::TensorView;
+
+constexpr int64_t T = 300, N = 3, Hq = 4, Hv = 8, K = 128, V = 128;
+
+const void* fake_address(int i) { return reinterpret_cast<const void*>(uintptr_t(0x100000000000) + (uintptr_t(i) << 32)); }
+
+TensorView view(int i, DType t, std::initializer_list<int64_t> sizes) {
+  int64_t s[4];
+  int r = 0;
+  for (int64_t x : sizes) s[r++] = x;
+  return gdn2::contiguous_view(fake_address(i), t, 0, r, s);
+}
+
+ForwardArgs valid_args() {
+  ForwardArgs a;
+  a.q = view(1, DType::kBFloat16, {T, Hq, K});
+  a.k = view(2, DType::kBFloat16, {T, Hq, K});
+  a.g = view(3, DType::kFloat32, {T, Hq, K});
+  a.b = view(4, DType::kBFloat16, {T, Hq, K});
+  a.v = view(5, DType::kBFloat16, {T, Hv, V});
+  a.w = view(6, DType::kBFloat16, {T, Hv, V});
+  a.cu_seqlens = view(7, DType::kInt32, {N + 1});
+  a.initial_state = view(8, DType::kFloat32, {N, Hv, V, K});
+  a.output = view(9, DType::kBFloat16, {T, Hv, V});
+  a.final_state = view(10, DType::kFloat32, {N, Hv, V, K});
+  a.scale = 1.f / std::sqrt(float(K));
+  a.workspace = const_cast<void*>(fake_address(11));
+  a.workspace_bytes = gdn2::forward_workspace_bytes(T, N, Hq);
+  return a;
+}
+
+struct BadCase {
+  const char* name;
+  const char* argument;  // the message must start with "<argument>: "
+  std::function<void(ForwardArgs&)> mutate;
+};
+
+TensorView transposed_last(TensorView t) {
+  std::swap(t.sizes[t.rank - 1], t.sizes[t.rank - 2]);
+  std::swap(t.strides[t.rank - 1], t.strides[t.rank - 2]);
+  return t;
+}
+
+TensorView offset(TensorView t, int bytes) {
+  t.data = static_cast<const char*>(t.data) + bytes;
+  return t;
+}
+
+const BadCase kBadCases[] = {
+    {"q dtype", "q", [](ForwardArgs& a) { a.q.dtype = DType::kFloat32; }},
+    {"k dtype", "k", [](ForwardArgs& a) { a.k.dtype = DType::kFloat32; }},
+    {"g dtype", "g", [](ForwardArgs& a) { a.g.dtype = DType::kBFloat16; }},
+    {"b dtype", "b", [](ForwardArgs& a) { a.b.dtype = DType::kOther; }},
+    {"v dtype", "v", [](ForwardArgs& a) { a.v.dtype = DType::kFloat32; }},
+    {"w dtype", "w", [](ForwardArgs& a) { a.w.dtype = DType::kInt32; }},
+    {"cu_seqlens dtype", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens.dtype = DType::kFloat32; }},
+    {"initial_state dtype", "initial_state", [](ForwardArgs& a) { a.initial_state.dtype = DType::kBFloat16; }},
+    {"output dtype", "output", [](ForwardArgs& a) { a.output.dtype = DType::kFloat32; }},
+    {"final_state dtype", "final_state", [](ForwardArgs& a) { a.final_state.dtype = DType::kBFloat16; }},
+    {"q rank", "q", [](ForwardArgs& a) { a.q = view(1, DType::kBFloat16, {T * Hq, K}); }},
+    {"v rank", "v", [](ForwardArgs& a) { a.v = view(5, DType::kBFloat16, {1, T, Hv, V}); }},
+    {"cu_seqlens rank", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = view(7, DType::kInt32, {1, N + 1}); }},
+    {"initial_state rank", "initial_state", [](ForwardArgs& a) { a.initial_state = view(8, DType::kFloat32, {N * Hv, V, K}); }},
+    {"K != 128", "q", [](ForwardArgs& a) { a.q = view(1, DType::kBFloat16, {T, Hq, 64}); }},
+    {"V != 128", "v", [](ForwardArgs& a) { a.v = view(5, DType::kBFloat16, {T, Hv, 64}); }},
+    {"k shape", "k", [](ForwardArgs& a) { a.k = view(2, DType::kBFloat16, {T, Hq + 1, K}); }},
+    {"g tokens", "g", [](ForwardArgs& a) { a.g = view(3, DType::kFloat32, {T - 1, Hq, K}); }},
+    {"b shape", "b", [](ForwardArgs& a) { a.b = view(4, DType::kBFloat16, {T, Hq, 64}); }},
+    {"v tokens", "v", [](ForwardArgs& a) { a.v = view(5, DType::kBFloat16, {T + 1, Hv, V}); }},
+    {"Hv not a multiple of Hq", "v", [](ForwardArgs& a) {
+       a.v = view(5, DType::kBFloat16, {T, 6, V});
+       a.w = view(6, DType::kBFloat16, {T, 6, V});
+     }},
+    {"w shape", "w", [](ForwardArgs& a) { a.w = view(6, DType::kBFloat16, {T, Hv / 2, V}); }},
+    {"cu_seqlens too long", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = view(7, DType::kInt32, {T + 2}); }},
+    {"cu_seqlens too short", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = view(7, DType::kInt64, {1}); }},
+    {"initial_state N", "initial_state", [](ForwardArgs& a) { a.initial_state = view(8, DType::kFloat32, {N + 1, Hv, V, K}); }},
+    {"initial_state K-first", "initial_state", [](ForwardArgs& a) { a.initial_state = transposed_last(a.initial_state); }},
+    {"output shape", "output", [](ForwardArgs& a) { a.output = view(9, DType::kBFloat16, {T, Hq, V}); }},
+    {"final_state shape", "final_state", [](ForwardArgs& a) { a.final_state = view(10, DType::kFloat32, {N, Hv, V, 64}); }},
+    {"q on host", "q", [](ForwardArgs& a) { a.q.device = -1; }},
+    {"v on host", "v", [](ForwardArgs& a) { a.v.device = -1; }},
+    {"k on another device", "k", [](ForwardArgs& a) { a.k.device = 1; }},
+    {"output on another device", "output", [](ForwardArgs& a) { a.output.device = 1; }},
+    {"q non-contiguous", "q", [](ForwardArgs& a) { a.q = transposed_last(view(1, DType::kBFloat16, {T, K, Hq})); }},
+    {"w non-contiguous", "w", [](ForwardArgs& a) { a.w.strides[0] *= 2; }},
+    {"q misaligned", "q", [](ForwardArgs& a) { a.q = offset(a.q, 2); }},
+    {"g misaligned", "g", [](ForwardArgs& a) { a.g = offset(a.g, 4); }},
+    {"final_state misaligned", "final_state", [](ForwardArgs& a) { a.final_state = offset(a.final_state, 4); }},
+    {"output overlaps v", "output", [](ForwardArgs& a) { a.output.data = a.v.data; }},
+    {"output overlaps q (partly)", "output", [](ForwardArgs& a) { a.output.data = offset(a.q, 4096).data; }},
+    {"final_state overlaps initial_state", "final_state", [](ForwardArgs& a) { a.final_state.data = a.initial_state.data; }},
+    {"final_state overlaps output", "final_state", [](ForwardArgs& a) { a.final_state.data = a.output.data; }},
+    {"scale NaN", "scale", [](ForwardArgs& a) { a.scale = NAN; }},
+    {"scale Inf", "scale", [](ForwardArgs& a) { a.scale = INFINITY; }},
+    {"missing q", "q", [](ForwardArgs& a) { a.q = TensorView{}; }},
+    {"missing output", "output", [](ForwardArgs& a) { a.output = TensorView{}; }},
+    {"missing cu_seqlens", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = TensorView{}; }},
+    {"workspace too small", "workspace", [](ForwardArgs& a) { a.workspace_bytes -= 1; }},
+    {"workspace null", "workspace", [](ForwardArgs& a) { a.workspace = nullptr; }},
+    {"workspace overlaps output", "workspace", [](ForwardArgs& a) { a.workspace = const_cast<void*>(a.output.data); }},
+};
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, RefusedWithArgumentName) {
+  ForwardArgs a = valid_args();
+  GetParam().mutate(a);
+  const gdn2::Status s = gdn2::check_forward(a);
+  EXPECT_EQ(s.code, StatusCode::kInvalidArgument) << GetParam().name << ": " << s.message;
+  const std::string prefix = std::string(GetParam().argument) + ": ";
+  EXPECT_EQ(std::string(s.message).rfind(prefix, 0), 0u)
+      << GetParam().name << ": message does not start with '" << prefix << "': " << s.message;
+  // forward() refuses the same way, before touching the (fake) memory or launching anything.
+  const gdn2::Status f = gdn2::forward(a, nullptr);
+  EXPECT_EQ(f.code, StatusCode::kInvalidArgument);
+  EXPECT_STREQ(f.message, s.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, BadInput, ::testing::ValuesIn(kBadCases),
+                         [](const ::testing::TestParamInfo<BadCase>& info) {
+                           std::string n = info.param.name;
+                           for (char& c : n) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(Contract, AtLeastFortyDistinctBadInputs) { EXPECT_GE(std::size(kBadCases), 40u); }
+
+// A valid call passes every metadata rule; what remains is the device check, which on a machine
+// without a Hopper GPU refuses with kUnsupportedDevice (never kInvalidArgument).
+TEST(Contract, ValidArgumentsPassMetadataChecks) {
+  for (bool with_initial : {false, true})
+    for (bool with_final : {false, true}) {
+      ForwardArgs a = valid_args();
+      if (!with_initial) a.initial_state = TensorView{};
+      if (!with_final) a.final_state = TensorView{};
+      const gdn2::Status s = gdn2::check_forward(a);
+      EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
+    }
+}
+
+TEST(Contract, Int64OffsetsAndGvaRatiosAccepted) {
+  for (int64_t ratio : {1, 2, 3, 4}) {
+    ForwardArgs a = valid_args();
+    a.cu_seqlens.dtype = DType::kInt64;
+    a.v = view(5, DType::kBFloat16, {T, Hq * ratio, V});
+    a.w = view(6, DType::kBFloat16, {T, Hq * ratio, V});
+    a.output = view(9, DType::kBFloat16, {T, Hq * ratio, V});
+    a.initial_state = view(8, DType::kFloat32, {N, Hq * ratio, V, K});
+    a.final_state = view(10, DType::kFloat32, {N, Hq * ratio, V, K});
+    const gdn2::Status s = gdn2::check_forward(a);
+    EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
+  }
+}
+
+TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
+  const size_t base = gdn2::forward_workspace_bytes(1024, 1, 16);
+  EXPECT_GT(gdn2::forward_workspace_bytes(2048, 1, 16), base);
+  EXPECT_GT(gdn2::forward_workspace_bytes(1024, 64, 16), base);
+  EXPECT_GT(gdn2::forward_workspace_bytes(1024, 1, 32), base);
+  EXPECT_EQ(base % 256, 0u);
+}
+
+}  // namespace
