@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""Benchmark of gdn2.chunk_gdn2 on an H200 (issue 3): SPEC.md's canonical rows and rows at scale.
+
+For every row:
+  * ours, events: CUDA events around the public Python call, median of --iters after --warmup
+    calls (the existing kernel's protocol);
+  * ours, graph: the GPU-only time, from CUDA-graph replay (several calls per graph for small
+    rows, so that the replay's own launch cost is spread);
+  * first call: wall time of the first call of the row's shape (setup cost, reported apart);
+  * FLA's chunk_gdn2 (fla.ops.gdn2) when importable, with the same protocol; GVA rows expand
+    q, k, g, b to Hv heads inside FLA's timed call, since FLA has no GVA;
+  * floor: the bytes of SPEC.md ("The physical floor") at the HBM copy bandwidth measured in this
+    run; % of floor = floor / ours;
+  * accuracy: norm-relative error of ours (and FLA) against the fp64 tokenwise reference.
+Also the host overhead of the Python call on a tiny problem (event time minus graph time).
+
+Writes results.json, results.md and chart.png to --out (default bench/results/<date>-<gpu>/)
+and prints the markdown table last. Without a GPU it says so and exits 0.
+
+usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
+                              [--rows S1,L32K] [--no-accuracy]
+"""
+
+import argparse
+import datetime
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python"))
+
+# Issue 3's targets: microseconds for the canonical rows, share of the floor for the rest.
+TARGET_US = {"S1-MHA-T64": 6.0, "S2-MHA-T1024": 15.0, "S3-MHA-PACKED-T4096": 60.0,
+             "S4-GVA4-T1024": 30.0, "S5-GVA2-T1024": 20.0}
+TARGET_FLOOR_SHARE = 0.60
+HOST_OVERHEAD_TARGET_US = 5.0
+# FLA on an H200 as SPEC.md reports it (median ms), for a sanity look at this run's FLA numbers.
+SPEC_FLA_MS = {"S1-MHA-T64": 0.974, "S2-MHA-T1024": 0.654, "S3-MHA-PACKED-T4096": 0.608,
+               "S4-GVA4-T1024": 1.512, "S5-GVA2-T1024": 1.321}
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quick", action="store_true", help="canonical rows only")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default bench/results/<date>-<gpu>/)")
+    p.add_argument("--iters", type=int, default=100, help="timed calls per row (median)")
+    p.add_argument("--warmup", type=int, default=20, help="untimed calls before timing")
+    p.add_argument("--no-fla", action="store_true", help="skip FLA even when it is installed")
+    p.add_argument("--no-accuracy", action="store_true", help="skip the fp64 reference")
+    p.add_argument("--rows", default="", help="comma-separated row-name prefixes to run")
+    return p.parse_args()
+
+
+# ---------------------------------------------------------------------------------------------
+# timing
+
+
+def event_times_ms(torch, fn, iters):
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    for start, end in zip(starts, ends):
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+
+def first_call_ms(torch, fn):
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    result = fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) * 1e3, result
+
+
+def graph_time_ms(torch, fn, calls_per_graph, replays):
+    """GPU time of one call from CUDA-graph replay: graph of `calls_per_graph` calls, median."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls_per_graph):
+            fn()
+    graph.replay()  # warm-up (uploads the graph)
+    torch.cuda.synchronize()
+    times = [t / calls_per_graph for t in event_times_ms(torch, graph.replay, replays)]
+    del graph
+    return times
+
+
+def copy_bandwidth(torch, nbytes=4 << 30, iters=20):
+    """HBM bandwidth of a device-to-device copy, bytes read + written per second."""
+    src = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    src.fill_(1)
+    for _ in range(3):
+        dst.copy_(src)
+    times = event_times_ms(torch, lambda: dst.copy_(src), iters)
+    return 2 * nbytes / (statistics.median(times) * 1e-3)
+
+
+# ---------------------------------------------------------------------------------------------
+# the calls
+
+
+def ours_fn(gdn2, inp, row):
+    q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
+    cu, h0, final = inp["cu_seqlens"], inp["initial_state"], row.final_state
+
+    def call():
+        return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu, initial_state=h0,
+                               output_final_state=final)
+    return call
+
+
+def load_fla():
+    try:
+        from fla.ops.gdn2 import chunk_gdn2
+        return chunk_gdn2, None
+    except Exception as exc:  # not installed, or fails to import here
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def fla_fn(fla_chunk_gdn2, inp, row, scale):
+    q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
+    cu, h0, final = inp["cu_seqlens"], inp["initial_state"], row.final_state
+    group = row.hv // row.hq
+
+    def call():
+        qq, kk, gg, bb = q, k, g, b
+        if group > 1:  # FLA has no GVA: value head h reads key head h // group
+            qq, kk, gg, bb = (t.repeat_interleave(group, dim=1) for t in (q, k, g, b))
+        o, ht = fla_chunk_gdn2(qq[None], kk[None], v[None], gg[None], bb[None], w[None],
+                               scale=scale, initial_state=h0, output_final_state=final,
+                               cu_seqlens=cu, state_v_first=True)
+        return (o[0], ht) if final else o[0]
+    return call
+
+
+def as_pair(result):
+    return result if isinstance(result, tuple) else (result, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# rows
+
+
+def scale_rows(Row, random_lengths):
+    mixed = random_lengths(64, 1, 512, seed=103)
+    return (
+        Row("L32K-MHA", (32768,), 16, 16, False, True, "model", 101),
+        Row("L32K-GVA2", (32768,), 16, 32, False, True, "model", 102),
+        Row("N64-MIXED-MHA", mixed, 16, 16, False, True, "model", 103),
+        Row("N64-MIXED-GVA2", mixed, 16, 32, False, True, "model", 104),
+        Row("B8x2K-MHA", (2048,) * 8, 16, 16, False, True, "model", 105),
+        Row("B4x4K-MHA", (4096,) * 4, 16, 16, False, True, "model", 106),
+    )
+
+
+def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
+    canonical = row.name in TARGET_US
+    # canonical rows: the existing benchmark's exact inputs (CPU generator); others: on device
+    inp = testing.row_inputs(row, device="cuda", gen_device="cpu" if canonical else "cuda")
+    tensors = {n: t for n, t in inp.items() if t is not None}
+    check = {n: t.clone() for n, t in tensors.items()}
+    T, N = row.tokens, len(row.lengths)
+    scale = testing.HEAD_DIM ** -0.5
+    floor_b = testing.floor_bytes(T, N, row.hq, row.hv, row.initial_state, row.final_state)
+    rec = {"row": row.name, "lengths": list(row.lengths) if N <= 64 else f"{N} sequences",
+           "tokens": T, "sequences": N, "hq": row.hq, "hv": row.hv,
+           "initial_state": row.initial_state, "final_state": row.final_state,
+           "inputs": row.kind, "seed": row.seed, "floor_bytes": floor_b,
+           "floor_us": floor_b / bandwidth * 1e6}
+
+    call = ours_fn(gdn2, inp, row)
+    try:
+        rec["first_call_ms"], result = first_call_ms(torch, call)
+        for _ in range(args.warmup):
+            call()
+        ev = event_times_ms(torch, call, args.iters)
+        rec["events_us"] = statistics.median(ev) * 1e3
+        rec["events_samples_us"] = [round(t * 1e3, 3) for t in ev]
+        per_graph = max(1, min(20, int(1000.0 / max(rec["events_us"], 1.0))))
+        gr = graph_time_ms(torch, call, per_graph, max(10, args.iters // 5))
+        rec["graph_us"] = statistics.median(gr) * 1e3
+        rec["graph_calls_per_replay"] = per_graph
+        rec["floor_share_events"] = rec["floor_us"] / rec["events_us"]
+        rec["floor_share_graph"] = rec["floor_us"] / rec["graph_us"]
+        again = as_pair(call())
+        first = as_pair(result)
+        rec["repeat_bitwise_equal"] = all(
+            a is None or torch.equal(a.view(torch.uint8), b.view(torch.uint8))
+            for a, b in zip(first, again))
+        rec["inputs_unchanged"] = all(torch.equal(tensors[n], check[n]) for n in tensors)
+    except Exception as exc:
+        rec["error"] = f"{type(exc).__name__}: {exc}"
+        print(f"  ours failed: {rec['error']}", flush=True)
+        return rec
+    if canonical:
+        rec["target_us"] = TARGET_US[row.name]
+        rec["target_met"] = rec["events_us"] <= TARGET_US[row.name]
+    else:
+        rec["target_floor_share"] = TARGET_FLOOR_SHARE
+        rec["target_met"] = rec["floor_share_events"] >= TARGET_FLOOR_SHARE
+
+    fla_result = None
+    if fla is not None:
+        fcall = fla_fn(fla, inp, row, scale)
+        try:
+            rec["fla_first_call_ms"], fla_result = first_call_ms(torch, fcall)
+            for _ in range(args.warmup):
+                fcall()
+            fev = event_times_ms(torch, fcall, args.iters)
+            rec["fla_events_us"] = statistics.median(fev) * 1e3
+            rec["speedup_vs_fla"] = rec["fla_events_us"] / rec["events_us"]
+            if row.name in SPEC_FLA_MS:
+                rec["fla_spec_us"] = SPEC_FLA_MS[row.name] * 1e3
+        except Exception as exc:
+            rec["fla_error"] = f"{type(exc).__name__}: {exc}"
+            print(f"  FLA failed: {rec['fla_error']}", flush=True)
+            fla_result = None
+
+    if not args.no_accuracy:
+        ref_o, ref_h = gdn2.reference_tokenwise(
+            inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
+            cu_seqlens=inp["cu_seqlens"], initial_state=inp["initial_state"], scale=scale)
+        o, h = as_pair(result)
+        rec["err_output"] = testing.norm_rel_error(o, ref_o)
+        rec["err_final_state"] = None if h is None else testing.norm_rel_error(h, ref_h)
+        rec["accuracy_ok"] = (rec["err_output"] <= 4e-3
+                              and (h is None or rec["err_final_state"] <= 3e-3))
+        if fla_result is not None:
+            fo, fh = as_pair(fla_result)
+            rec["fla_err_output"] = testing.norm_rel_error(fo, ref_o)
+            rec["fla_err_final_state"] = None if fh is None else testing.norm_rel_error(fh, ref_h)
+    del inp, tensors, check, result, fla_result
+    torch.cuda.empty_cache()
+    return rec
+
+
+def host_overhead(torch, gdn2, testing, args):
+    """Event time minus GPU time of the Python call on a tiny problem (T = 16, one head)."""
+    Row = testing.Row
+    row = Row("TINY-T16-H1", (16,), 1, 1, False, False, "gentle", 7)
+    inp = testing.row_inputs(row, device="cuda")
+    call = ours_fn(gdn2, inp, row)
+    for _ in range(max(args.warmup, 10)):
+        call()
+    ev = statistics.median(event_times_ms(torch, call, max(args.iters, 100))) * 1e3
+    gr = statistics.median(graph_time_ms(torch, call, 20, 20)) * 1e3
+    n = 1000
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        call()
+    host = (time.perf_counter() - t0) / n * 1e6
+    torch.cuda.synchronize()
+    return {"problem": "T=16, N=1, Hq=Hv=1", "events_us": ev, "graph_us": gr,
+            "host_overhead_us": max(ev - gr, 0.0), "host_wall_us_per_call": host,
+            "target_us": HOST_OVERHEAD_TARGET_US}
+
+
+# ---------------------------------------------------------------------------------------------
+# metadata and reports
+
+
+def version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def git_commit():
+    if os.environ.get("GDN2_COMMIT"):
+        return os.environ["GDN2_COMMIT"]
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
+                             text=True, timeout=10)
+        if out.returncode == 0:
+            return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "unknown"
+
+
+def driver_version():
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20)
+        if out.returncode == 0:
+            return out.stdout.strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        pass
+    return None
+
+
+def metadata(torch, gdn2, bandwidth, fla_error):
+    props = torch.cuda.get_device_properties(0)
+    return {
+        "gpu": props.name, "sm_count": props.multi_processor_count,
+        "compute_capability": f"{props.major}.{props.minor}",
+        "gpu_memory_gib": round(props.total_memory / 2**30, 1), "driver": driver_version(),
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": git_commit(), "gdn2": gdn2.__version__, "torch": torch.__version__,
+        "torch_cuda": torch.version.cuda, "triton": version("triton"),
+        "fla": version("flash-linear-attention"), "fla_core": version("fla-core"),
+        "fla_import_error": fla_error, "python": platform.python_version(),
+        "copy_bandwidth_tb_s": bandwidth / 1e12,
+    }
+
+
+def fmt(x, spec):
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
+
+
+COLUMNS = ("row", "T", "N", "Hv", "ours events (us)", "ours graph (us)", "first call (ms)",
+           "FLA (us)", "floor (us)", "% of floor", "speedup vs FLA", "target", "met", "err o",
+           "err ht", "FLA err o")
+
+
+def table_cells(r):
+    cells = [r["row"], str(r["tokens"]), str(r["sequences"]), str(r["hv"])]
+    if "error" in r:
+        cells.append("error: " + r["error"].replace("|", "/")[:100])
+        return cells + [""] * (len(COLUMNS) - len(cells))
+    speedup = r.get("speedup_vs_fla")
+    target = (f"<= {r['target_us']:.0f} us" if "target_us" in r
+              else f">= {100 * r['target_floor_share']:.0f}%")
+    return cells + [
+        fmt(r["events_us"], ".1f"), fmt(r["graph_us"], ".1f"), fmt(r["first_call_ms"], ".2f"),
+        fmt(r.get("fla_events_us"), ".1f"), fmt(r["floor_us"], ".1f"),
+        fmt(100 * r["floor_share_events"], ".0f") + "%",
+        "-" if speedup is None else f"{speedup:.1f}x",
+        target, "yes" if r["target_met"] else "no",
+        fmt(r.get("err_output"), ".2e"), fmt(r.get("err_final_state"), ".2e"),
+        fmt(r.get("fla_err_output"), ".2e"),
+    ]
+
+
+def markdown_table(rows):
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(table_cells(r)) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def write_chart(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed"
+    rows = [r for r in rows if "error" not in r]
+    if not rows:
+        return "no rows"
+    series = [("ours (events)", "events_us"), ("ours (graph)", "graph_us"),
+              ("FLA (events)", "fla_events_us"), ("HBM floor", "floor_us")]
+    height = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) * len(series) / 2 + 2))
+    for i, (label, key) in enumerate(series):
+        ys = [j + i * height for j in range(len(rows))]
+        xs = [r.get(key) or 0.0 for r in rows]
+        ax.barh(ys, xs, height=height, label=label)
+    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(rows))])
+    ax.set_yticklabels([r["row"] for r in rows])
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("microseconds per call (log scale)")
+    ax.set_title("gdn2.chunk_gdn2 vs FLA vs the HBM floor")
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return None
+
+
+def default_out_dir(torch):
+    gpu = re.sub(r"[^a-z0-9]+", "-", torch.cuda.get_device_name(0).lower()).strip("-")
+    return REPO / "bench" / "results" / f"{datetime.date.today().isoformat()}-{gpu}"
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main():
+    args = parse_args()
+    try:
+        import torch
+    except ImportError:
+        print("torch is not installed: no GPU benchmark here (scripts/main.sh runs the CPU "
+              "reference instead).")
+        return 0
+    if not torch.cuda.is_available():
+        print("No CUDA GPU: nothing to benchmark here (scripts/main.sh runs the CPU reference "
+              "instead).")
+        return 0
+    import gdn2
+    from gdn2 import testing
+
+    if torch.cuda.get_device_capability(0) != (9, 0):
+        print(f"warning: {torch.cuda.get_device_name(0)} is not an sm_90 (Hopper) GPU: gdn2 "
+              "will refuse to run; only FLA and the floor are measured.", flush=True)
+
+    rows = list(testing.CANONICAL_ROWS)
+    if not args.quick:
+        rows += list(scale_rows(testing.Row, testing.random_lengths))
+    if args.rows:
+        wanted = [w.strip() for w in args.rows.split(",") if w.strip()]
+        rows = [r for r in rows if any(r.name.startswith(w) for w in wanted)]
+
+    fla, fla_error = (None, "skipped (--no-fla)") if args.no_fla else load_fla()
+    print(f"GPU: {torch.cuda.get_device_name(0)}; FLA: "
+          f"{'fla.ops.gdn2.chunk_gdn2' if fla else fla_error}", flush=True)
+    bandwidth = copy_bandwidth(torch)
+    torch.cuda.empty_cache()
+    print(f"HBM copy bandwidth: {bandwidth / 1e12:.2f} TB/s (bytes read + written)", flush=True)
+
+    results = []
+    with torch.inference_mode():
+        for i, row in enumerate(rows, 1):
+            print(f"[{i}/{len(rows)}] {row.name}: T={row.tokens} N={len(row.lengths)} "
+                  f"Hq={row.hq} Hv={row.hv}", flush=True)
+            rec = run_row(torch, gdn2, testing, row, args, bandwidth, fla)
+            if "error" not in rec:
+                extra = (f", FLA {rec['fla_events_us']:.1f} us" if "fla_events_us" in rec else "")
+                print(f"  ours {rec['events_us']:.1f} us (graph {rec['graph_us']:.1f} us), "
+                      f"floor {rec['floor_us']:.1f} us{extra}", flush=True)
+            results.append(rec)
+        try:
+            host = host_overhead(torch, gdn2, testing, args)
+        except Exception as exc:
+            host = {"error": f"{type(exc).__name__}: {exc}"}
+
+    meta = metadata(torch, gdn2, bandwidth, fla_error)
+    protocol = {
+        "events": f"CUDA events around the public Python call, median of {args.iters} after "
+                  f"{args.warmup} warm-up calls",
+        "graph": "CUDA-graph replay, GPU time per call (median; several calls per graph for "
+                 "small rows)",
+        "first_call": "wall time of the row's first call, synchronised, setup excluded",
+        "fla": "same protocol; GVA rows expand q, k, g, b to Hv heads inside the timed call",
+        "floor": "SPEC.md bytes / copy bandwidth measured in this run",
+        "accuracy": "||x - ref|| / ||ref|| against the fp64 tokenwise reference",
+    }
+    out = args.out or default_out_dir(torch)
+    out.mkdir(parents=True, exist_ok=True)
+    chart_error = write_chart(results, out / "chart.png")
+    table = markdown_table(results)
+    if "error" in host:
+        host_line = f"Host overhead: not measured ({host['error']})"
+    else:
+        host_line = (f"Host overhead (tiny problem, {host['problem']}): "
+                     f"{host['host_overhead_us']:.1f} us (events {host['events_us']:.1f} us - "
+                     f"graph {host['graph_us']:.1f} us); host wall time per call "
+                     f"{host['host_wall_us_per_call']:.1f} us; target <= "
+                     f"{HOST_OVERHEAD_TARGET_US:.0f} us")
+    header = (f"GPU {meta['gpu']} ({meta['sm_count']} SMs), {meta['date_utc']}, commit "
+              f"{meta['commit']}; torch {meta['torch']}, triton {meta['triton']}, FLA "
+              f"{meta['fla'] or 'not installed'}; HBM copy bandwidth "
+              f"{meta['copy_bandwidth_tb_s']:.2f} TB/s")
+    (out / "results.json").write_text(json.dumps(
+        {"metadata": meta, "protocol": protocol, "host_overhead": host, "rows": results,
+         "chart_error": chart_error}, indent=2) + "\n")
+    (out / "results.md").write_text(
+        f"# gdn2 benchmark\n\n{header}\n\n{host_line}\n\n{table}\n\n"
+        + "\n".join(f"- {k}: {v}" for k, v in protocol.items()) + "\n")
+    print(f"\nResults in {out} (results.json, results.md, chart.png"
+          f"{'' if chart_error is None else ': no chart, ' + chart_error})")
+    print(f"\n{header}\n{host_line}\n")
+    print(table)
+    return 1 if any("error" in r for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The gdn2 torch ops: library loading, fake (meta) implementations, thin Python wrappers.
+
+The ops are defined in C++ (src/bindings/torch_ops.cpp), whose `m.set_python_module("gdn2.ops")`
+names this module as the home of their fake implementations. Every rule of the contract is
+checked in C++ (src/contract.cpp); the wrappers here only pick shapes and defaults, so the
+Python overhead of a call stays at a few attribute reads.
+"""
+
+import os
+
+import torch
+
+_LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libgdn2_torch.so")
+if not os.path.exists(_LIBRARY):
+    raise ImportError(
+        f"gdn2: the op library {_LIBRARY} is not built. Build it with "
+        "`cmake -S . -B build-torch -G Ninja -DGDN2_BUILD_TORCH=ON "
+        "-DGDN2_TORCH_ROOT=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__))')"
+        " && ninja -C build-torch gdn2_torch` (see README.md)."
+    )
+torch.ops.load_library(_LIBRARY)
+
+_forward = torch.ops.gdn2.forward.default
+_forward_out = torch.ops.gdn2.forward_out.default
+_reference_tokenwise = torch.ops.gdn2.reference_tokenwise.default
+
+
+# Shapes are read only where the ranks allow it; anything else gets an empty placeholder, so that
+# the contract check (not an IndexError here) reports a wrong input. Same rule as the C++ op.
+def _new_output(q, v):
+    if q.dim() == 3 and v.dim() == 3:
+        return q.new_empty((q.shape[0], v.shape[1], v.shape[2]), dtype=torch.bfloat16)
+    return q.new_empty((0,), dtype=torch.bfloat16)
+
+
+def _new_final_state(q, v, cu_seqlens):
+    if q.dim() == 3 and v.dim() == 3 and cu_seqlens.dim() == 1 and cu_seqlens.shape[0] >= 1:
+        shape = (cu_seqlens.shape[0] - 1, v.shape[1], v.shape[2], q.shape[2])
+        return q.new_empty(shape, dtype=torch.float32)
+    return q.new_empty((0,), dtype=torch.float32)
+
+
+@torch.library.register_fake("gdn2::forward")
+def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate):
+    output = _new_output(q, v)
+    if output_final_state:
+        final_state = _new_final_state(q, v, cu_seqlens)
+    else:
+        final_state = q.new_empty((0,), dtype=torch.float32)
+    return output, final_state
+
+
+@torch.library.register_fake("gdn2::forward_out")
+def _forward_out_fake(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale,
+                      validate):
+    return None
+
+
+def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final_state=False,
+               scale=None, output=None, final_state=None, validate=False):
+    """Gated DeltaNet-2 forward over packed variable-length sequences (CUDA, sm_90).
+
+    q, k, b: bf16 [T, Hq, K]; g: fp32 [T, Hq, K] raw log decay (<= 0); v, w: bf16 [T, Hv, V];
+    cu_seqlens: int32/int64 [N + 1]; initial_state: fp32 [N, Hv, V, K] or None.
+    scale defaults to K ** -0.5. `output` (bf16 [T, Hv, V]) and `final_state` (fp32
+    [N, Hv, V, K]) may be passed in; they are then written in place.
+
+    Returns `o`, or `(o, final_state)` when output_final_state is set or final_state is given.
+    Runs on the current stream with no host synchronisation (capturable in a CUDA graph), except
+    with validate=True, which checks cu_seqlens, g, b and w on the device and waits for the verdict.
+    Errors: ValueError naming the argument for contract violations, RuntimeError for device or
+    CUDA failures; nothing is written when a check fails.
+    """
+    if scale is None:
+        scale = q.shape[-1] ** -0.5 if q.dim() > 0 else 1.0
+    if output is None and final_state is None:
+        o, ht = _forward(q, k, v, g, b, w, cu_seqlens, initial_state, float(scale),
+                         output_final_state, validate)
+        return (o, ht) if output_final_state else o
+    if output is None:
+        output = _new_output(q, v)
+    if final_state is None and output_final_state:
+        final_state = _new_final_state(q, v, cu_seqlens)
+    _forward_out(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale),
+                 validate)
+    return output if final_state is None else (output, final_state)
+
+
+def reference_tokenwise(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, scale=None):
+    """The fp64 tokenwise recurrence on the CPU (the ground truth of the tests).
+
+    Accepts CPU or CUDA tensors of the chunk_gdn2 shapes (any float dtype); returns
+    `(o, final_state)` as float64 CPU tensors [T, Hv, V] and [N, Hv, V, K].
+    """
+    if scale is None:
+        scale = q.shape[-1] ** -0.5
+    return _reference_tokenwise(q, k, v, g, b, w, cu_seqlens, initial_state, float(scale))

@@ -1,0 +1,49 @@
+"""pytest setup for the GPU tests of the gdn2 torch ops.
+
+The package is imported from python/ of this checkout (ahead of any installed copy). Each GPU test
+module skips itself, with the reason, when torch, a CUDA GPU, an sm_90 GPU or the built op
+library (python/gdn2/libgdn2_torch.so) is missing: see `require_gpu_gdn2` below.
+"""
+
+import os
+import sys
+
+import pytest
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_PYTHON_DIR = os.path.abspath(os.path.join(_HERE, "..", "..", "python"))
+for _path in (_PYTHON_DIR, _HERE):  # the package, and this file for `from conftest import ...`
+    if os.path.isdir(_path) and _path not in sys.path:
+        sys.path.insert(0, _path)
+
+
+def require_gpu_gdn2():
+    """Returns (torch, gdn2) or skips the calling test module with the reason."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA GPU: the gdn2 GPU tests need an NVIDIA Hopper (sm_90) GPU",
+                    allow_module_level=True)
+    major, minor = torch.cuda.get_device_capability()
+    if (major, minor) != (9, 0):
+        pytest.skip(f"gdn2 runs on sm_90 (Hopper) only; this GPU is sm_{major}{minor}",
+                    allow_module_level=True)
+    try:
+        import gdn2
+    except ImportError as exc:  # the op library is not built
+        pytest.skip(f"gdn2 is not importable: {exc}", allow_module_level=True)
+    return torch, gdn2
+
+
+def pytest_configure(config):
+    # pytest-timeout provides this mark where it is installed; declared here for where it is not.
+    config.addinivalue_line("markers", "timeout(seconds, method): fail a test that runs too long")
+
+
+def pytest_report_header(config):
+    try:
+        import torch
+    except ImportError:
+        return "gdn2: torch not installed"
+    if not torch.cuda.is_available():
+        return f"gdn2: torch {torch.__version__}, no CUDA GPU"
+    return f"gdn2: torch {torch.__version__}, {torch.cuda.get_device_name()}"

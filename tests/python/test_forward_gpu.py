@@ -1,0 +1,373 @@
+"""GPU tests of gdn2.chunk_gdn2 against the fp64 tokenwise reference (issue 2, deliverable 4).
+
+Every case checks, besides the error against the reference (norm-relative, NaN/Inf never pass):
+outputs poisoned with NaN are fully written, redzones around output and final state are intact,
+caller buffers are used in place, inputs are unchanged, a second call is bitwise equal, and a
+CUDA-graph replay is bitwise equal to the eager call.
+"""
+
+import math
+
+import pytest
+
+from conftest import require_gpu_gdn2
+
+torch, gdn2 = require_gpu_gdn2()
+
+from gdn2.testing import (CANONICAL_ROWS, make_inputs, norm_rel_error,  # noqa: E402
+                          random_lengths, row_inputs)
+
+OUT_TOL = 4e-3    # ||o - ref|| / ||ref||
+STATE_TOL = 3e-3  # same for the final state
+D = 128           # K = V
+PAD = 1024        # redzone elements on each side of an output (keeps the view 16-byte aligned)
+SENTINEL = {torch.bfloat16: -1536.0, torch.float32: -12345.5}
+
+STATE_MODES = [(False, False), (True, False), (False, True), (True, True)]
+
+
+def state_id(mode):
+    initial, final = mode
+    return ("h0" if initial else "noh0") + "-" + ("ht" if final else "noht")
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def bitwise_equal(a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8))
+
+
+class Guarded:
+    """A NaN-poisoned view in the middle of a larger buffer whose margins hold a sentinel."""
+
+    def __init__(self, shape, dtype):
+        self.numel = math.prod(shape)
+        self.sentinel = SENTINEL[dtype]
+        self.buf = torch.full((PAD + self.numel + PAD,), self.sentinel, dtype=dtype, device="cuda")
+        self.view = self.buf[PAD:PAD + self.numel].view(shape)
+        self.view.fill_(float("nan"))
+
+    def redzones_intact(self):
+        margin = torch.full((PAD,), self.sentinel, dtype=self.buf.dtype, device="cuda")
+        return (bitwise_equal(self.buf[:PAD], margin)
+                and bitwise_equal(self.buf[PAD + self.numel:], margin))
+
+
+def call(inp, **kwargs):
+    return gdn2.chunk_gdn2(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
+                           cu_seqlens=inp["cu_seqlens"], initial_state=inp["initial_state"],
+                           **kwargs)
+
+
+def reference(inp):
+    return gdn2.reference_tokenwise(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
+                                    cu_seqlens=inp["cu_seqlens"],
+                                    initial_state=inp["initial_state"])
+
+
+def capture(fn):
+    """Captures fn() in a CUDA graph (after a warm-up on a side stream); returns graph, result."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        result = fn()
+    return graph, result
+
+
+def as_tuple(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+def check_against_reference(inp, o, ht, what=""):
+    ref_o, ref_ht = reference(inp)
+    err_o = norm_rel_error(o, ref_o)
+    assert err_o <= OUT_TOL, f"{what}output error {err_o:.3e} > {OUT_TOL:.0e}"
+    if ht is not None:
+        err_s = norm_rel_error(ht, ref_ht)
+        assert err_s <= STATE_TOL, f"{what}final state error {err_s:.3e} > {STATE_TOL:.0e}"
+
+
+def run_case(lengths, hq, hv, *, initial, final, kind="model", decay=None, b_value=None, seed=0,
+             cu_dtype=torch.int32):
+    inp = make_inputs(lengths, hq, hv, kind=kind, initial_state=initial, decay=decay,
+                      b_value=b_value, seed=seed, device="cuda", cu_dtype=cu_dtype,
+                      gen_device="cuda")
+    check_inputs = {name: t.clone() for name, t in inp.items() if t is not None}
+    T, N = sum(lengths), len(lengths)
+
+    # 1. caller-provided, NaN-poisoned outputs inside redzones
+    out = Guarded((T, hv, D), torch.bfloat16)
+    ht = Guarded((N, hv, D, D), torch.float32) if final else None
+    result = call(inp, output=out.view, final_state=None if ht is None else ht.view)
+    if final:
+        assert isinstance(result, tuple) and result[0] is out.view and result[1] is ht.view
+    else:
+        assert result is out.view
+    torch.cuda.synchronize()
+    assert not torch.isnan(out.view).any(), "output not fully written (NaN poison left)"
+    assert out.redzones_intact(), "write outside output"
+    if final:
+        assert not torch.isnan(ht.view).any(), "final_state not fully written (NaN poison left)"
+        assert ht.redzones_intact(), "write outside final_state"
+
+    # 2. a second call (allocating path) is bitwise equal
+    again = as_tuple(call(inp, output_final_state=final))
+    assert len(again) == (2 if final else 1)
+    assert bitwise_equal(again[0], out.view), "second call differs (output)"
+    if final:
+        assert bitwise_equal(again[1], ht.view), "second call differs (final_state)"
+
+    # 3. CUDA-graph replay is bitwise equal to the eager call
+    graph, captured = capture(lambda: call(inp, output_final_state=final))
+    captured = as_tuple(captured)
+    for t in captured:
+        t.fill_(float("nan"))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert bitwise_equal(captured[0], out.view), "graph replay differs (output)"
+    if final:
+        assert bitwise_equal(captured[1], ht.view), "graph replay differs (final_state)"
+    del graph
+
+    # 4. inputs unchanged
+    for name, before in check_inputs.items():
+        assert bitwise_equal(inp[name], before), f"input {name} was modified"
+
+    # 5. accuracy against the fp64 tokenwise reference
+    check_against_reference(inp, out.view, ht.view if final else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# the case matrix
+
+LENGTHS = {
+    "T1": (1,),
+    "T64": (64,),
+    "T65": (65,),
+    "T65+1": (65, 1),
+    "T65+63": (65, 63),
+    "T1024": (1024,),
+    "1x32": (1,) * 32,
+    "rand100": random_lengths(100, 1, 200, seed=7),
+}
+
+
+@pytest.mark.parametrize("kind", ["model", "gentle"])
+@pytest.mark.parametrize("mode", STATE_MODES, ids=state_id)
+@pytest.mark.parametrize("lengths", list(LENGTHS.values()), ids=list(LENGTHS))
+def test_lengths(lengths, mode, kind):
+    run_case(lengths, 16, 16, initial=mode[0], final=mode[1], kind=kind, seed=1)
+
+
+HEADS = [(16, 16), (16, 32), (16, 48), (16, 64), (4, 12), (1, 1), (2, 6)]
+
+
+@pytest.mark.parametrize("mode", STATE_MODES, ids=state_id)
+@pytest.mark.parametrize("hq,hv", HEADS, ids=[f"hq{a}-hv{b}" for a, b in HEADS])
+def test_heads(hq, hv, mode):
+    run_case((130, 63, 1), hq, hv, initial=mode[0], final=mode[1], kind="model", seed=2)
+
+
+@pytest.mark.parametrize("hv", [32, 48, 64])
+def test_heads_long(hv):
+    run_case((1024, 300), 16, hv, initial=True, final=True, kind="model", seed=3)
+
+
+DECAYS = {
+    "u0.05": ("uniform", -0.05),
+    "u1": ("uniform", -1.0),
+    "u5": ("uniform", -5.0),
+    "u50": ("uniform", -50.0),
+    "c1000": ("const", -1000.0),
+}
+
+
+@pytest.mark.parametrize("lengths", [(2048,), (65, 63, 1)], ids=["T2048", "T65+63+1"])
+@pytest.mark.parametrize("kind", ["model", "gentle"])
+@pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
+def test_decays(decay, kind, lengths):
+    run_case(lengths, 16, 16, initial=True, final=True, kind=kind, decay=decay, seed=4)
+
+
+@pytest.mark.parametrize("decay", [("uniform", -50.0), ("const", -1000.0), None],
+                         ids=["u50", "c1000", "model"])
+def test_decays_long(decay):
+    run_case((16384,), 16, 16, initial=True, final=True, kind="model", decay=decay, seed=5)
+
+
+@pytest.mark.parametrize("lengths", [(1024,), (65, 63, 1)], ids=["T1024", "T65+63+1"])
+@pytest.mark.parametrize("kind", ["model", "gentle"])
+@pytest.mark.parametrize("b_value", [0.0, 1.0], ids=["b0", "b1"])
+def test_erase_gate_extremes(b_value, kind, lengths):
+    run_case(lengths, 16, 16, initial=True, final=True, kind=kind, b_value=b_value, seed=6)
+
+
+@pytest.mark.parametrize("row", CANONICAL_ROWS, ids=[r.name for r in CANONICAL_ROWS])
+def test_canonical_rows(row):
+    """The benchmark's exact inputs: accurate, and bitwise repeatable."""
+    inp = row_inputs(row, device="cuda")
+    first = as_tuple(call(inp, output_final_state=row.final_state))
+    second = as_tuple(call(inp, output_final_state=row.final_state))
+    for a, b in zip(first, second):
+        assert bitwise_equal(a, b)
+    check_against_reference(inp, first[0], first[1] if row.final_state else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# API behaviour
+
+
+def small_inputs(**kwargs):
+    args = dict(kind="model", initial_state=True, seed=11, device="cuda", gen_device="cuda")
+    args.update(kwargs)
+    return make_inputs((100, 37, 64), 4, 8, **args)
+
+
+def test_caller_buffers_used_in_place():
+    inp = small_inputs()
+    T, N = 201, 3
+    out = torch.full((T, 8, D), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full((N, 8, D, D), float("nan"), dtype=torch.float32, device="cuda")
+    o_ptr, h_ptr = out.data_ptr(), ht.data_ptr()
+    o, h = call(inp, output=out, final_state=ht)
+    assert o is out and h is ht and out.data_ptr() == o_ptr and ht.data_ptr() == h_ptr
+    ref_o, ref_h = call(inp, output_final_state=True)
+    assert bitwise_equal(out, ref_o) and bitwise_equal(ht, ref_h)
+
+    # only one of the two given: the other is allocated
+    out2 = torch.empty_like(out)
+    o2, h2 = call(inp, output=out2, output_final_state=True)
+    assert o2 is out2 and bitwise_equal(o2, ref_o) and bitwise_equal(h2, ref_h)
+    ht3 = torch.empty_like(ht)
+    o3, h3 = call(inp, final_state=ht3)  # a given final_state implies the tuple
+    assert h3 is ht3 and bitwise_equal(o3, ref_o) and bitwise_equal(h3, ref_h)
+    o4 = call(inp, output=torch.empty_like(out))
+    assert isinstance(o4, torch.Tensor) and bitwise_equal(o4, ref_o)
+
+
+def test_return_types():
+    inp = small_inputs()
+    o = call(inp)
+    assert isinstance(o, torch.Tensor)
+    assert o.shape == (201, 8, D) and o.dtype == torch.bfloat16 and o.device == inp["q"].device
+    o, h = call(inp, output_final_state=True)
+    assert h.shape == (3, 8, D, D) and h.dtype == torch.float32 and h.device == inp["q"].device
+
+
+def test_cu_seqlens_int32_and_int64():
+    inp32 = small_inputs(cu_dtype=torch.int32)
+    inp64 = dict(inp32, cu_seqlens=inp32["cu_seqlens"].to(torch.int64))
+    a = call(inp32, output_final_state=True)
+    b = call(inp64, output_final_state=True)
+    assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
+
+
+def test_default_scale():
+    inp = small_inputs()
+    a = call(inp, output_final_state=True)
+    b = call(inp, output_final_state=True, scale=D ** -0.5)
+    assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
+    c = call(inp, scale=0.5)
+    ref_o, _ = gdn2.reference_tokenwise(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"],
+                                        inp["w"], cu_seqlens=inp["cu_seqlens"],
+                                        initial_state=inp["initial_state"], scale=0.5)
+    assert norm_rel_error(c, ref_o) <= OUT_TOL
+
+
+def test_validate_accepts_valid_input():
+    inp = small_inputs()
+    a = call(inp, output_final_state=True)
+    b = call(inp, output_final_state=True, validate=True)
+    assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
+
+
+def test_state_carry_across_a_split():
+    """Final state fed back as the initial state of the rest equals one call over everything."""
+    lengths = (300, 1000, 77)
+    cut = (100, 383, 40)  # tokens of each sequence in the first part
+    inp = make_inputs(lengths, 4, 8, kind="model", initial_state=True, seed=12, device="cuda",
+                      gen_device="cuda")
+    starts = [0, 300, 1300]
+    first_idx = torch.cat([torch.arange(s, s + c) for s, c in zip(starts, cut)]).cuda()
+    rest_idx = torch.cat([torch.arange(s + c, s + n)
+                          for s, c, n in zip(starts, cut, lengths)]).cuda()
+
+    def part(idx, part_lengths, h0):
+        sub = {name: inp[name].index_select(0, idx).contiguous() for name in "qkvgbw"}
+        cu = [0]
+        for n in part_lengths:
+            cu.append(cu[-1] + n)
+        sub["cu_seqlens"] = torch.tensor(cu, dtype=torch.int32, device="cuda")
+        sub["initial_state"] = h0
+        return sub
+
+    first = part(first_idx, cut, inp["initial_state"])
+    o1, h1 = call(first, output_final_state=True)
+    rest = part(rest_idx, [n - c for n, c in zip(lengths, cut)], h1)
+    o2, h2 = call(rest, output_final_state=True)
+
+    o_all, h_all = call(inp, output_final_state=True)
+    o_split = torch.empty_like(o_all)
+    o_split[first_idx] = o1
+    o_split[rest_idx] = o2
+
+    ref_o, ref_h = reference(inp)
+    assert norm_rel_error(o_split, ref_o) <= OUT_TOL
+    assert norm_rel_error(h2, ref_h) <= STATE_TOL
+    assert norm_rel_error(o_split, o_all.double()) <= OUT_TOL
+    assert norm_rel_error(h2, h_all.double()) <= STATE_TOL
+
+
+def test_torch_compile_fullgraph():
+    inp = small_inputs()
+
+    def f(q, k, v, g, b, w, cu_seqlens, h0):
+        o, h = gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
+                               output_final_state=True)
+        return o.float() * 2.0, h
+
+    def f_out(q, k, v, g, b, w, cu_seqlens, h0, out, ht):
+        gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0, output=out,
+                        final_state=ht)
+        return out
+
+    args = [inp[name] for name in ("q", "k", "v", "g", "b", "w", "cu_seqlens", "initial_state")]
+    eager_o, eager_h = f(*args)
+    compiled_o, compiled_h = torch.compile(f, fullgraph=True)(*args)
+    assert bitwise_equal(compiled_o, eager_o) and bitwise_equal(compiled_h, eager_h)
+
+    out = torch.full((201, 8, D), float("nan"), dtype=torch.bfloat16, device="cuda")
+    ht = torch.full((3, 8, D, D), float("nan"), dtype=torch.float32, device="cuda")
+    torch.compile(f_out, fullgraph=True)(*args, out, ht)
+    assert bitwise_equal(out.float() * 2.0, eager_o) and bitwise_equal(ht, eager_h)
+
+
+def test_opcheck():
+    """torch's own checks of a custom op: schema (mutation annotations), fake vs real, AOT."""
+    inp = small_inputs()
+    args = [inp[name] for name in ("q", "k", "v", "g", "b", "w", "cu_seqlens", "initial_state")]
+    torch.library.opcheck(torch.ops.gdn2.forward.default, (*args, D ** -0.5, True, False))
+    out = torch.empty((201, 8, D), dtype=torch.bfloat16, device="cuda")
+    ht = torch.empty((3, 8, D, D), dtype=torch.float32, device="cuda")
+    torch.library.opcheck(torch.ops.gdn2.forward_out.default, (*args, out, ht, D ** -0.5, False))
+
+
+def test_current_stream_is_used():
+    inp = small_inputs()
+    expected = call(inp, output_final_state=True)
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        out = torch.full((201, 8, D), float("nan"), dtype=torch.bfloat16, device="cuda")
+        o, h = call(inp, output=out, output_final_state=True)
+    stream.synchronize()
+    assert bitwise_equal(o, expected[0]) and bitwise_equal(h, expected[1])
