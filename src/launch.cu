@@ -35,6 +35,17 @@ T* at(void* base, size_t offset) {
 
 }  // namespace
 
+// Multiprocessor count of a device, looked up once (no synchronisation).
+int multiprocessor_count(int device) {
+  static std::atomic<int> known[64];
+  int n = device < 64 ? known[device].load(std::memory_order_relaxed) : 0;
+  if (n == 0) {
+    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) n = 132;
+    if (device < 64) known[device].store(n, std::memory_order_relaxed);
+  }
+  return n;
+}
+
 Status check_device(int device) {
   // 0 = not looked up yet, 1 = sm_90, 2 = something else. Devices beyond 64 are looked up each time.
   static std::atomic<int> known[64];
@@ -106,7 +117,11 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.gamma = f.gamma;
 
   int err = kernels::launch_chunk_factors(f, stream);
-  if (err == 0) err = kernels::launch_state_pass(s, stream);
+  if (err == 0) {
+    // Narrow slices only when wide ones would leave SMs idle: every slice reloads the chunk factors.
+    const bool wide_fills_gpu = sh.N * sh.Hv * (kHeadDimV / 64) >= multiprocessor_count(a.q.device);
+    err = wide_fills_gpu ? kernels::launch_state_pass<64>(s, stream) : kernels::launch_state_pass<32>(s, stream);
+  }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
 }

@@ -23,6 +23,7 @@ struct Smem {
   float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p)
   float A[kC * kLdC];
   float M[kC * kLdC];
+  float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
 };
 
 // The chunk that `slot` stands for: slots of sequence s are floor(bos_s / 64) + s + c.
@@ -73,15 +74,21 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
       sm.bk[r * kLd + c0 + i] = b[i] * k[i];  // exact: a product of two bf16 fits in fp32
     }
   }
+  float log2_sum[4] = {0.f, 0.f, 0.f, 0.f};  // this thread's rows, in token order
+  const int c0 = (tid % 32) * 4;
   for (int r = tid / 32; r < kC; r += kThreads / 32) {
-    const int c0 = (tid % 32) * 4;
-    float4 g = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (r < ch.len) g = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + c0);
-    sm.d[r * kLd + c0 + 0] = decay_factor(g.x);
-    sm.d[r * kLd + c0 + 1] = decay_factor(g.y);
-    sm.d[r * kLd + c0 + 2] = decay_factor(g.z);
-    sm.d[r * kLd + c0 + 3] = decay_factor(g.w);
+    float4 g4 = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (r < ch.len) g4 = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + c0);
+    const float g[4] = {g4.x, g4.y, g4.z, g4.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const float l = decay_log2(g[e]);
+      log2_sum[e] += l;
+      sm.d[r * kLd + c0 + e] = exp2f(l);
+    }
   }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
   for (int i = tid; i < kC * kLdC; i += kThreads) {
     sm.A[i] = 0.f;
     sm.M[i] = 0.f;
@@ -97,16 +104,16 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
   const int c = threadIdx.x % kK;
   float r = 1.f;
   if (threadIdx.x < kK) {
-    const float* g = p.g + (ch.t0 * p.Hq + hk) * kK + c;
-    float log2_total = 0.f;
     for (int i = 0; i < ch.len; ++i) {
       r *= sm.d[i * kLd + c];
-      log2_total += decay_log2(g[int64_t(i) * p.Hq * kK]);
       p.qg[row0 + int64_t(i) * kK + c] = sm.q[i * kLd + c] * r;
       p.kb[row0 + int64_t(i) * kK + c] = sm.bk[i * kLd + c] * r;
     }
     // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
     // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
+    float log2_total = 0.f;
+#pragma unroll
+    for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
     p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
   } else {
     for (int i = ch.len - 1; i >= 0; --i) {
@@ -204,19 +211,49 @@ __device__ void off_diagonal_blocks(Smem& sm) {
   }
 }
 
-// T = (I + A)^{-1} by forward substitution: four lanes per column, each summing every 4th term.
-__device__ void invert_unit_lower(const float* A, float* T) {
+// T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"). First the four diagonal 16x16
+// blocks at once by forward substitution (four lanes per column, each summing every 4th term), then
+// the blocks below the diagonal, one block diagonal at a time:
+//   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known).
+// fp32 on the CUDA cores; `scratch` holds the X blocks (3 x 16 x 16 floats).
+__device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   for (int idx = threadIdx.x; idx < kC * kLdC; idx += kThreads)
     T[idx] = (idx / kLdC == idx % kLdC) ? 1.f : 0.f;
   __syncthreads();
-  const int j = threadIdx.x >> 2, quarter = threadIdx.x & 3;
-  for (int i = 1; i < kC; ++i) {
-    float s = 0.f;
-    for (int m = j + quarter; m < i; m += 4) s += A[i * kLdC + m] * T[m * kLdC + j];
-    s += __shfl_xor_sync(0xffffffffu, s, 1);
-    s += __shfl_xor_sync(0xffffffffu, s, 2);
-    if (quarter == 0 && i > j) T[i * kLdC + j] = -s;
-    __syncwarp();
+  {
+    const int col = threadIdx.x >> 2, quarter = threadIdx.x & 3;  // 64 columns x 4 lanes
+    const int base = (col / kBlock) * kBlock, j = col - base;
+    for (int i = 1; i < kBlock; ++i) {
+      const int row = base + i;
+      float s = 0.f;
+      for (int m = j + quarter; m < i; m += 4) s += A[row * kLdC + base + m] * T[(base + m) * kLdC + col];
+      s += __shfl_xor_sync(0xffffffffu, s, 1);
+      s += __shfl_xor_sync(0xffffffffu, s, 2);
+      if (quarter == 0 && i > j) T[row * kLdC + col] = -s;
+      __syncwarp();
+    }
+  }
+  __syncthreads();
+  constexpr int kBlocks = kC / kBlock;
+  for (int dist = 1; dist < kBlocks; ++dist) {
+    const int pairs = kBlocks - dist;  // blocks (I, J = I - dist), I = dist .. 3
+    for (int idx = threadIdx.x; idx < pairs * kBlock * kBlock; idx += kThreads) {
+      const int pair = idx / (kBlock * kBlock), r = (idx / kBlock) % kBlock, c = idx % kBlock;
+      const int I = dist + pair, J = pair;
+      float x = 0.f;
+      for (int m = J * kBlock; m < I * kBlock; ++m) x += A[(I * kBlock + r) * kLdC + m] * T[m * kLdC + J * kBlock + c];
+      scratch[idx] = x;
+    }
+    __syncthreads();
+    for (int idx = threadIdx.x; idx < pairs * kBlock * kBlock; idx += kThreads) {
+      const int pair = idx / (kBlock * kBlock), r = (idx / kBlock) % kBlock, c = idx % kBlock;
+      const int I = dist + pair, J = pair;
+      const float* x = scratch + pair * kBlock * kBlock;
+      float t = 0.f;
+      for (int m = 0; m <= r; ++m) t += T[(I * kBlock + r) * kLdC + I * kBlock + m] * x[m * kBlock + c];
+      T[(I * kBlock + r) * kLdC + J * kBlock + c] = -t;
+    }
+    __syncthreads();
   }
 }
 
@@ -245,8 +282,7 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
   off_diagonal_blocks(sm);  // ends with a barrier
   float* T = sm.q;          // Left_q is consumed: reuse its space
-  invert_unit_lower(sm.A, T);
-  __syncthreads();
+  invert_unit_lower(sm.A, T, sm.right);  // ends with a barrier
   store_square_rows(T, p.tinv, p, hk, ch);
   store_square_rows(sm.M, p.mqk, p, hk, ch);
 }

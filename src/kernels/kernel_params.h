@@ -68,7 +68,11 @@ enum ValueFlag : int {
 
 // Launchers (one translation unit each). They return the launch's cudaError_t as an int.
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
+// Phase 2 for value slices of kSliceV channels: 32 (state_pass_v32.cu) or 64 (state_pass_v64.cu).
+template <int kSliceV>
 int launch_state_pass(const StatePassParams& p, Stream stream);
+extern template int launch_state_pass<32>(const StatePassParams& p, Stream stream);
+extern template int launch_state_pass<64>(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 }  // namespace gdn2::kernels

@@ -1,0 +1,269 @@
+// Phase 2: the sequential pass over the chunks of one sequence (docs/algorithm.md, value side):
+//   R = w*v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma * S0 + Kend^T U.
+// Value channels evolve independently, so one CTA owns a slice of kSliceV value channels of one
+// (sequence, value head): the slices of a head run on different SMs with no communication.
+// The fp32 state slice lives in registers in the tensor-core accumulator layout, with a copy in
+// shared memory as the B operand of the next chunk's products.
+//
+// Included by one translation unit per slice width (state_pass_v32.cu, state_pass_v64.cu).
+#pragma once
+
+#include "kernels/device_common.cuh"
+
+namespace gdn2::kernels::state_pass {
+
+constexpr int kThreads = 256;   // 8 warps
+constexpr int kLd = kK + 4;     // [64][K] A operands, read row-major: conflict-free
+constexpr int kLdKend = kK + 8; // Kend is read transposed: conflict-free with this stride
+constexpr int kLdC = kC + 4;    // [64][64] A operands
+
+template <int kSliceV>
+struct Smem {
+  static constexpr int kLdS = kSliceV + 8;  // B operands [rows][kSliceV]: conflict-free
+  float kb[kC * kLd];
+  float qg[kC * kLd];
+  float kend[kC * kLdKend];
+  float t[kC * kLdC];
+  float m[kC * kLdC];
+  float s[kK * kLdS];   // state slice S[k][n]
+  float r[kC * kLdS];   // R = w*v - Kb S
+  float u[kC * kLdS];   // U = T R
+  float gamma[kK];
+};
+
+// One chunk of the sequence: its first token, length and gamma slot.
+struct ChunkRef {
+  int64_t t0;
+  int len;
+  int64_t slot;
+};
+__device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_t c) {
+  const int64_t t0 = sb.bos + c * kC;
+  return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
+}
+
+// Rows [0, 64) of a [rows][width] fp32 factor into shared memory (row stride ld) with 16-byte
+// asynchronous copies; rows past the chunk's end are zero-filled, so they add exact zeros.
+__device__ __forceinline__ void copy_rows(float* dst, int ld, const float* src, int width, int len) {
+  for (int idx = threadIdx.x; idx < kC * (width / 4); idx += kThreads) {
+    const int r = idx / (width / 4), c = (idx % (width / 4)) * 4;
+    cp_async_16(dst + r * ld + c, src + int64_t(r < len ? r : 0) * width + c, r < len ? 16 : 0);
+  }
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most three groups of copies are still in flight: the four factor groups below
+// are issued in the order they are used, each as soon as its buffer is free, so "the oldest group"
+// is always the one the next step needs.
+__device__ __forceinline__ void wait_oldest_group() { asm volatile("cp.async.wait_group 3;\n" ::); }
+
+// The four factor groups of a chunk, in order of use. An absent chunk commits an empty group, which
+// keeps the count of groups in flight the same on every step.
+enum class Factors { kKb, kT, kQgM, kKendGamma };
+template <int kSliceV>
+__device__ __forceinline__ void issue_factors(Factors which, const StatePassParams& p, int hk,
+                                              ChunkRef ch, bool present, Smem<kSliceV>& sm) {
+  if (present) {
+    const int64_t row0 = int64_t(hk) * p.seq.T + ch.t0;
+    switch (which) {
+      case Factors::kKb: copy_rows(sm.kb, kLd, p.kb + row0 * kK, kK, ch.len); break;
+      case Factors::kT: copy_rows(sm.t, kLdC, p.tinv + row0 * kC, kC, ch.len); break;
+      case Factors::kQgM:
+        copy_rows(sm.qg, kLd, p.qg + row0 * kK, kK, ch.len);
+        copy_rows(sm.m, kLdC, p.mqk + row0 * kC, kC, ch.len);
+        break;
+      case Factors::kKendGamma:
+        copy_rows(sm.kend, kLdKend, p.kend + row0 * kK, kK, ch.len);
+        if (threadIdx.x < kK / 4)
+          cp_async_16(sm.gamma + threadIdx.x * 4, p.gamma + (int64_t(hk) * p.slots + ch.slot) * kK + threadIdx.x * 4, 16);
+        break;
+    }
+  }
+  commit_copies();
+}
+
+// State slice [K][kSliceV] <-> global [V][K] (K contiguous), through shared memory.
+template <int kSliceV>
+__device__ void load_state(const float* src, Smem<kSliceV>& sm) {
+  constexpr int kLdS = Smem<kSliceV>::kLdS;
+  for (int idx = threadIdx.x; idx < kSliceV * (kK / 4); idx += kThreads) {
+    const int n = idx / (kK / 4), k = (idx % (kK / 4)) * 4;
+    float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (src) x = *reinterpret_cast<const float4*>(src + n * kK + k);
+    sm.s[(k + 0) * kLdS + n] = x.x;
+    sm.s[(k + 1) * kLdS + n] = x.y;
+    sm.s[(k + 2) * kLdS + n] = x.z;
+    sm.s[(k + 3) * kLdS + n] = x.w;
+  }
+}
+template <int kSliceV>
+__device__ void store_state(const Smem<kSliceV>& sm, float* dst) {
+  constexpr int kLdS = Smem<kSliceV>::kLdS;
+  for (int idx = threadIdx.x; idx < kSliceV * (kK / 4); idx += kThreads) {
+    const int n = idx / (kK / 4), k = (idx % (kK / 4)) * 4;
+    *reinterpret_cast<float4*>(dst + n * kK + k) =
+        make_float4(sm.s[(k + 0) * kLdS + n], sm.s[(k + 1) * kLdS + n], sm.s[(k + 2) * kLdS + n],
+                    sm.s[(k + 3) * kLdS + n]);
+  }
+}
+
+// Accumulator fragment -> shared memory [rows][ld] at (row0, col0) of an m16n8 tile.
+__device__ __forceinline__ void store_tile(float* dst, int ld, const float (&acc)[4], int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  dst[g * ld + 2 * t] = acc[0];
+  dst[g * ld + 2 * t + 1] = acc[1];
+  dst[(g + 8) * ld + 2 * t] = acc[2];
+  dst[(g + 8) * ld + 2 * t + 1] = acc[3];
+}
+
+template <int kSliceV>
+__global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
+  constexpr int kSlices = kV / kSliceV;
+  constexpr int kLdS = Smem<kSliceV>::kLdS;
+  constexpr int kTiles = kSliceV / 8;        // n8 tiles across the slice
+  constexpr int kWarpTiles = kTiles / 2;     // per warp in the [64][kSliceV] products
+  extern __shared__ float4 smem_raw[];
+  Smem<kSliceV>& sm = *reinterpret_cast<Smem<kSliceV>*>(smem_raw);
+  const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
+  const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
+  const int v0 = slice * kSliceV;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const int g = lane >> 2, t = lane & 3;
+  const SeqBounds sb = seq_bounds(p.seq, s);
+  const int64_t state_off = (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK;
+  const int64_t nchunks = (sb.eos - sb.bos + kC - 1) / kC;
+
+  if (nchunks > 0) {
+    const ChunkRef first = chunk_ref(sb, s, 0);
+    issue_factors(Factors::kKb, p, hk, first, true, sm);
+    issue_factors(Factors::kT, p, hk, first, true, sm);
+    issue_factors(Factors::kQgM, p, hk, first, true, sm);
+    issue_factors(Factors::kKendGamma, p, hk, first, true, sm);
+  }
+  load_state(p.initial_state ? p.initial_state + state_off : nullptr, sm);
+  __syncthreads();
+
+  // This warp's state rows (key channels) in the S1 product: 16 * warp + {g, g + 8}.
+  const int srow = 16 * warp + g;
+  float state[kTiles][4];
+#pragma unroll
+  for (int nt = 0; nt < kTiles; ++nt) {
+    state[nt][0] = sm.s[srow * kLdS + 8 * nt + 2 * t];
+    state[nt][1] = sm.s[srow * kLdS + 8 * nt + 2 * t + 1];
+    state[nt][2] = sm.s[(srow + 8) * kLdS + 8 * nt + 2 * t];
+    state[nt][3] = sm.s[(srow + 8) * kLdS + 8 * nt + 2 * t + 1];
+  }
+
+  // This warp's tiles in the [64][kSliceV] products: rows 16 * mt, n8 tiles nt0 .. nt0 + kWarpTiles - 1.
+  const int mt = warp >> 1, nt0 = (warp & 1) * kWarpTiles;
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    const ChunkRef next = chunk_ref(sb, s, c + 1);
+    const bool has_next = c + 1 < nchunks;
+
+    // w * v at this thread's accumulator positions (zero past the chunk's end).
+    float wv[kWarpTiles][4];
+#pragma unroll
+    for (int j = 0; j < kWarpTiles; ++j)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = 16 * mt + g + 8 * half;
+        float2 prod = make_float2(0.f, 0.f);
+        if (row < ch.len) {
+          const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
+          const uint32_t vv = *reinterpret_cast<const uint32_t*>(p.v + off);
+          const uint32_t ww = *reinterpret_cast<const uint32_t*>(p.w + off);
+          prod.x = bf16_to_float(uint16_t(vv & 0xffffu)) * bf16_to_float(uint16_t(ww & 0xffffu));
+          prod.y = bf16_to_float(uint16_t(vv >> 16)) * bf16_to_float(uint16_t(ww >> 16));
+        }
+        wv[j][2 * half] = prod.x;
+        wv[j][2 * half + 1] = prod.y;
+      }
+
+    // R = w*v - Kb S
+    wait_oldest_group();
+    __syncthreads();  // Kb landed; the previous chunk's state copy is complete
+#pragma unroll
+    for (int j = 0; j < kWarpTiles; ++j) {
+      float acc[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32(acc, sm.kb + 16 * mt * kLd, kLd, 1, sm.s + 8 * (nt0 + j), kLdS, 1, kK / 8, lane);
+      const float r[4] = {wv[j][0] - acc[0], wv[j][1] - acc[1], wv[j][2] - acc[2], wv[j][3] - acc[3]};
+      store_tile(sm.r + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, r, lane);
+    }
+    __syncthreads();
+    issue_factors(Factors::kKb, p, hk, next, has_next, sm);
+
+    // U = T R (T is lower triangular: columns past this row block are zero)
+    wait_oldest_group();
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kWarpTiles; ++j) {
+      float acc[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32(acc, sm.t + 16 * mt * kLdC, kLdC, 1, sm.r + 8 * (nt0 + j), kLdS, 1, 2 * (mt + 1), lane);
+      store_tile(sm.u + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, acc, lane);
+    }
+    __syncthreads();
+    issue_factors(Factors::kT, p, hk, next, has_next, sm);
+
+    // O = scale (Qg S + M U)
+    wait_oldest_group();
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kWarpTiles; ++j) {
+      float acc[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32(acc, sm.qg + 16 * mt * kLd, kLd, 1, sm.s + 8 * (nt0 + j), kLdS, 1, kK / 8, lane);
+      mma_tf32(acc, sm.m + 16 * mt * kLdC, kLdC, 1, sm.u + 8 * (nt0 + j), kLdS, 1, 2 * (mt + 1), lane);
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = 16 * mt + g + 8 * half;
+        if (row < ch.len) {
+          const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
+          const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[2 * half])) |
+                                  (uint32_t(float_to_bf16(p.scale * acc[2 * half + 1])) << 16);
+          *reinterpret_cast<uint32_t*>(p.out + off) = packed;
+        }
+      }
+    }
+    __syncthreads();
+    issue_factors(Factors::kQgM, p, hk, next, has_next, sm);
+
+    // S1 = gamma * S + Kend^T U, rows 16 * warp .. + 15 of the state, the whole slice
+    wait_oldest_group();
+    __syncthreads();
+    const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
+#pragma unroll
+    for (int nt = 0; nt < kTiles; ++nt) {
+      float acc[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32(acc, sm.kend + 16 * warp, 1, kLdKend, sm.u + 8 * nt, kLdS, 1, kC / 8, lane);
+      state[nt][0] = gamma_lo * state[nt][0] + acc[0];
+      state[nt][1] = gamma_lo * state[nt][1] + acc[1];
+      state[nt][2] = gamma_hi * state[nt][2] + acc[2];
+      state[nt][3] = gamma_hi * state[nt][3] + acc[3];
+    }
+    __syncthreads();  // every warp is done reading the old state, Kend and gamma
+#pragma unroll
+    for (int nt = 0; nt < kTiles; ++nt) store_tile(sm.s + 16 * warp * kLdS + 8 * nt, kLdS, state[nt], lane);
+    issue_factors(Factors::kKendGamma, p, hk, next, has_next, sm);
+  }
+  if (p.final_state) {
+    __syncthreads();
+    store_state(sm, p.final_state + state_off);
+  }
+}
+
+}  // namespace gdn2::kernels::state_pass
+
+namespace gdn2::kernels {
+
+template <int kSliceV>
+int launch_state_pass(const StatePassParams& p, Stream stream) {
+  using state_pass::kThreads;
+  const int smem = int(sizeof(state_pass::Smem<kSliceV>));
+  static std::atomic<uint64_t> smem_set{0};
+  const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kSliceV>, smem, smem_set);
+  if (err != 0) return err;
+  const dim3 grid(unsigned(p.seq.N) * (kV / kSliceV), unsigned(p.Hv));
+  state_pass::state_pass_kernel<kSliceV><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  return int(cudaGetLastError());
+}
+
+}  // namespace gdn2::kernels
