@@ -104,6 +104,7 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
   const int c = threadIdx.x % kK;
   float r = 1.f;
   if (threadIdx.x < kK) {
+#pragma unroll 8
     for (int i = 0; i < ch.len; ++i) {
       r *= sm.d[i * kLd + c];
       p.qg[row0 + int64_t(i) * kK + c] = sm.q[i * kLd + c] * r;
@@ -116,6 +117,7 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
     for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
     p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
   } else {
+#pragma unroll 8
     for (int i = ch.len - 1; i >= 0; --i) {
       p.kend[row0 + int64_t(i) * kK + c] = sm.k[i * kLd + c] * r;
       r *= sm.d[i * kLd + c];
@@ -124,30 +126,36 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
 }
 
 // Diagonal 16x16 blocks of A and M: column j carries the running product P(j, i) down its block.
-// Four lanes per (block, column), each holding every 4th channel; the eight columns of a warp sit
-// in one block, so all lanes read the same row (broadcast) at each step.
+// Four lanes per (block, column); lane `sub` holds channels 16 r + 4 sub .. + 3 (r = 0..7), read as
+// float4. The eight columns of a warp sit in one block, so all lanes read the same row at each step
+// (broadcast, no bank conflicts).
 __device__ void diagonal_blocks(Smem& sm) {
-  constexpr int kPerLane = kK / 4;
+  constexpr int kVecs = kK / 16;  // float4 per lane
   const int pair = threadIdx.x / 4, sub = threadIdx.x % 4;
   const int blk = pair / kBlock, j = pair % kBlock;
   const int col = blk * kBlock + j;
-  float x[kPerLane];
+  float4 x[kVecs];
 #pragma unroll
-  for (int r = 0; r < kPerLane; ++r) x[r] = sm.k[col * kLd + 4 * r + sub];
+  for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 16 * r + 4 * sub);
   for (int i = 0; i < kBlock; ++i) {  // uniform trip count: the shuffles need every lane
     const int row = blk * kBlock + i;
-    const float* d = sm.d + row * kLd;
-    const float* bk = sm.bk + row * kLd;
-    const float* q = sm.q + row * kLd;
+    const float* d = sm.d + row * kLd + 4 * sub;
+    const float* bk = sm.bk + row * kLd + 4 * sub;
+    const float* q = sm.q + row * kLd + 4 * sub;
     float a = 0.f, m = 0.f;
-    if (i > j) {
 #pragma unroll
-      for (int r = 0; r < kPerLane; ++r) x[r] *= d[4 * r + sub];
-    }
-#pragma unroll
-    for (int r = 0; r < kPerLane; ++r) {
-      a += bk[4 * r + sub] * x[r];
-      m += q[4 * r + sub] * x[r];
+    for (int r = 0; r < kVecs; ++r) {
+      if (i > j) {
+        const float4 dv = *reinterpret_cast<const float4*>(d + 16 * r);
+        x[r].x *= dv.x;
+        x[r].y *= dv.y;
+        x[r].z *= dv.z;
+        x[r].w *= dv.w;
+      }
+      const float4 bv = *reinterpret_cast<const float4*>(bk + 16 * r);
+      const float4 qv = *reinterpret_cast<const float4*>(q + 16 * r);
+      a += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
+      m += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
     }
     a += __shfl_xor_sync(0xffffffffu, a, 1);
     a += __shfl_xor_sync(0xffffffffu, a, 2);
@@ -166,6 +174,7 @@ __device__ void left_factors(Smem& sm) {
   const int c = threadIdx.x - kK;
   for (int I = 1; I < kC / kBlock; ++I) {
     float r = 1.f;
+#pragma unroll
     for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
       r *= sm.d[i * kLd + c];
       sm.q[i * kLd + c] *= r;
@@ -178,6 +187,7 @@ __device__ void left_factors(Smem& sm) {
 __device__ void right_factors(Smem& sm, int p) {
   const int c = threadIdx.x;
   float r = 1.f;
+#pragma unroll 8
   for (int j = p; j >= 0; --j) {
     sm.right[j * kLd + c] = sm.k[j * kLd + c] * r;
     r *= sm.d[j * kLd + c];

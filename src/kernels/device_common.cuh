@@ -78,6 +78,48 @@ __device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int
       : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
 }
 
+// kTiles adjacent m16n8 tiles sharing one A (16 x 8*kSteps): acc[j] += A * B[:, 8j .. 8j + 7].
+// The A fragment is loaded once per k-step and the kTiles accumulator chains are independent,
+// which keeps the tensor cores busy while shared-memory loads are in flight.
+template <int kTiles, int kSteps>
+__device__ __forceinline__ void mma_tf32_tiles(float (&acc)[kTiles][4], const float* a, int a_rs, int a_cs,
+                                               const float* b, int b_ks, int b_ns, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {
+    const float* as = a + 8 * s * a_cs;
+    const float* bs = b + 8 * s * b_ks;
+    uint32_t af[4];
+    af[0] = to_tf32(as[g * a_rs + t * a_cs]);
+    af[1] = to_tf32(as[(g + 8) * a_rs + t * a_cs]);
+    af[2] = to_tf32(as[g * a_rs + (t + 4) * a_cs]);
+    af[3] = to_tf32(as[(g + 8) * a_rs + (t + 4) * a_cs]);
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j) {
+      uint32_t bf[2];
+      bf[0] = to_tf32(bs[t * b_ks + (8 * j + g) * b_ns]);
+      bf[1] = to_tf32(bs[(t + 4) * b_ks + (8 * j + g) * b_ns]);
+      asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+          "{%0,%1,%2,%3};\n"
+          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+          : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
+    }
+  }
+}
+
+// The same for a lower-triangular A whose row block `mt` (rows 16 mt .. 16 mt + 15) is zero past
+// column 16 mt + 15: only the 2 (mt + 1) k-steps that can be non-zero are run.
+template <int kTiles>
+__device__ __forceinline__ void mma_tf32_tiles_lower(float (&acc)[kTiles][4], int mt, const float* a, int a_rs,
+                                                     int a_cs, const float* b, int b_ks, int b_ns, int lane) {
+  switch (mt) {
+    case 0: mma_tf32_tiles<kTiles, 2>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
+    case 1: mma_tf32_tiles<kTiles, 4>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
+    case 2: mma_tf32_tiles<kTiles, 6>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
+    default: mma_tf32_tiles<kTiles, 8>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
+  }
+}
+
 // The same over `ksteps` steps of 8 along the reduction dimension.
 __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_rs, int a_cs,
                                          const float* b, int b_ks, int b_ns, int ksteps, int lane) {

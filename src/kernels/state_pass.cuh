@@ -12,7 +12,7 @@
 
 namespace gdn2::kernels::state_pass {
 
-constexpr int kThreads = 256;   // 8 warps
+constexpr int kThreads = 512;   // 16 warps: enough independent tiles in flight per SM
 constexpr int kLd = kK + 4;     // [64][K] A operands, read row-major: conflict-free
 constexpr int kLdKend = kK + 8; // Kend is read transposed: conflict-free with this stride
 constexpr int kLdC = kC + 4;    // [64][64] A operands
@@ -119,8 +119,11 @@ template <int kSliceV>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
   constexpr int kLdS = Smem<kSliceV>::kLdS;
-  constexpr int kTiles = kSliceV / 8;        // n8 tiles across the slice
-  constexpr int kWarpTiles = kTiles / 2;     // per warp in the [64][kSliceV] products
+  constexpr int kTiles = kSliceV / 8;       // n8 tiles across the slice
+  constexpr int kWarps = kThreads / 32;
+  constexpr int kRowTiles = kTiles * (kC / 16) / kWarps;   // per warp in the [64][kSliceV] products
+  constexpr int kStateTiles = kTiles * (kK / 16) / kWarps; // per warp in the [K][kSliceV] state
+  static_assert(kRowTiles >= 1 && kStateTiles >= 1, "slice too narrow for the warp count");
   extern __shared__ float4 smem_raw[];
   Smem<kSliceV>& sm = *reinterpret_cast<Smem<kSliceV>*>(smem_raw);
   const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
@@ -142,28 +145,30 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   load_state(p.initial_state ? p.initial_state + state_off : nullptr, sm);
   __syncthreads();
 
-  // This warp's state rows (key channels) in the S1 product: 16 * warp + {g, g + 8}.
-  const int srow = 16 * warp + g;
-  float state[kTiles][4];
+  // This warp's part of the state: key channels 16 * sm_t + {g, g + 8}, n8 tiles sn0 ..
+  const int sm_t = warp / (kTiles / kStateTiles), sn0 = (warp % (kTiles / kStateTiles)) * kStateTiles;
+  const int srow = 16 * sm_t + g;
+  float state[kStateTiles][4];
 #pragma unroll
-  for (int nt = 0; nt < kTiles; ++nt) {
-    state[nt][0] = sm.s[srow * kLdS + 8 * nt + 2 * t];
-    state[nt][1] = sm.s[srow * kLdS + 8 * nt + 2 * t + 1];
-    state[nt][2] = sm.s[(srow + 8) * kLdS + 8 * nt + 2 * t];
-    state[nt][3] = sm.s[(srow + 8) * kLdS + 8 * nt + 2 * t + 1];
+  for (int j = 0; j < kStateTiles; ++j) {
+    const int col = 8 * (sn0 + j) + 2 * t;
+    state[j][0] = sm.s[srow * kLdS + col];
+    state[j][1] = sm.s[srow * kLdS + col + 1];
+    state[j][2] = sm.s[(srow + 8) * kLdS + col];
+    state[j][3] = sm.s[(srow + 8) * kLdS + col + 1];
   }
 
-  // This warp's tiles in the [64][kSliceV] products: rows 16 * mt, n8 tiles nt0 .. nt0 + kWarpTiles - 1.
-  const int mt = warp >> 1, nt0 = (warp & 1) * kWarpTiles;
+  // This warp's tiles in the [64][kSliceV] products: rows 16 * mt, n8 tiles nt0 ..
+  const int mt = warp / (kTiles / kRowTiles), nt0 = (warp % (kTiles / kRowTiles)) * kRowTiles;
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const ChunkRef next = chunk_ref(sb, s, c + 1);
     const bool has_next = c + 1 < nchunks;
 
     // w * v at this thread's accumulator positions (zero past the chunk's end).
-    float wv[kWarpTiles][4];
+    float wv[kRowTiles][4];
 #pragma unroll
-    for (int j = 0; j < kWarpTiles; ++j)
+    for (int j = 0; j < kRowTiles; ++j)
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
         const int row = 16 * mt + g + 8 * half;
@@ -182,24 +187,26 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     // R = w*v - Kb S
     wait_oldest_group();
     __syncthreads();  // Kb landed; the previous chunk's state copy is complete
+    {
+      float acc[kRowTiles][4] = {};
+      mma_tf32_tiles<kRowTiles, kK / 8>(acc, sm.kb + 16 * mt * kLd, kLd, 1, sm.s + 8 * nt0, kLdS, 1, lane);
 #pragma unroll
-    for (int j = 0; j < kWarpTiles; ++j) {
-      float acc[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32(acc, sm.kb + 16 * mt * kLd, kLd, 1, sm.s + 8 * (nt0 + j), kLdS, 1, kK / 8, lane);
-      const float r[4] = {wv[j][0] - acc[0], wv[j][1] - acc[1], wv[j][2] - acc[2], wv[j][3] - acc[3]};
-      store_tile(sm.r + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, r, lane);
+      for (int j = 0; j < kRowTiles; ++j) {
+        const float r[4] = {wv[j][0] - acc[j][0], wv[j][1] - acc[j][1], wv[j][2] - acc[j][2], wv[j][3] - acc[j][3]};
+        store_tile(sm.r + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, r, lane);
+      }
     }
     __syncthreads();
     issue_factors(Factors::kKb, p, hk, next, has_next, sm);
 
-    // U = T R (T is lower triangular: columns past this row block are zero)
+    // U = T R (T is lower triangular)
     wait_oldest_group();
     __syncthreads();
+    {
+      float acc[kRowTiles][4] = {};
+      mma_tf32_tiles_lower<kRowTiles>(acc, mt, sm.t + 16 * mt * kLdC, kLdC, 1, sm.r + 8 * nt0, kLdS, 1, lane);
 #pragma unroll
-    for (int j = 0; j < kWarpTiles; ++j) {
-      float acc[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32(acc, sm.t + 16 * mt * kLdC, kLdC, 1, sm.r + 8 * (nt0 + j), kLdS, 1, 2 * (mt + 1), lane);
-      store_tile(sm.u + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, acc, lane);
+      for (int j = 0; j < kRowTiles; ++j) store_tile(sm.u + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, acc[j], lane);
     }
     __syncthreads();
     issue_factors(Factors::kT, p, hk, next, has_next, sm);
@@ -207,41 +214,44 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     // O = scale (Qg S + M U)
     wait_oldest_group();
     __syncthreads();
+    {
+      float acc[kRowTiles][4] = {};
+      mma_tf32_tiles<kRowTiles, kK / 8>(acc, sm.qg + 16 * mt * kLd, kLd, 1, sm.s + 8 * nt0, kLdS, 1, lane);
+      mma_tf32_tiles_lower<kRowTiles>(acc, mt, sm.m + 16 * mt * kLdC, kLdC, 1, sm.u + 8 * nt0, kLdS, 1, lane);
 #pragma unroll
-    for (int j = 0; j < kWarpTiles; ++j) {
-      float acc[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32(acc, sm.qg + 16 * mt * kLd, kLd, 1, sm.s + 8 * (nt0 + j), kLdS, 1, kK / 8, lane);
-      mma_tf32(acc, sm.m + 16 * mt * kLdC, kLdC, 1, sm.u + 8 * (nt0 + j), kLdS, 1, 2 * (mt + 1), lane);
+      for (int j = 0; j < kRowTiles; ++j)
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int row = 16 * mt + g + 8 * half;
-        if (row < ch.len) {
-          const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
-          const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[2 * half])) |
-                                  (uint32_t(float_to_bf16(p.scale * acc[2 * half + 1])) << 16);
-          *reinterpret_cast<uint32_t*>(p.out + off) = packed;
+        for (int half = 0; half < 2; ++half) {
+          const int row = 16 * mt + g + 8 * half;
+          if (row < ch.len) {
+            const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
+            const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[j][2 * half])) |
+                                    (uint32_t(float_to_bf16(p.scale * acc[j][2 * half + 1])) << 16);
+            *reinterpret_cast<uint32_t*>(p.out + off) = packed;
+          }
         }
-      }
     }
     __syncthreads();
     issue_factors(Factors::kQgM, p, hk, next, has_next, sm);
 
-    // S1 = gamma * S + Kend^T U, rows 16 * warp .. + 15 of the state, the whole slice
+    // S1 = gamma * S + Kend^T U, this warp's part of the state
     wait_oldest_group();
     __syncthreads();
-    const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
+    {
+      const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
+      float acc[kStateTiles][4] = {};
+      mma_tf32_tiles<kStateTiles, kC / 8>(acc, sm.kend + 16 * sm_t, 1, kLdKend, sm.u + 8 * sn0, kLdS, 1, lane);
 #pragma unroll
-    for (int nt = 0; nt < kTiles; ++nt) {
-      float acc[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32(acc, sm.kend + 16 * warp, 1, kLdKend, sm.u + 8 * nt, kLdS, 1, kC / 8, lane);
-      state[nt][0] = gamma_lo * state[nt][0] + acc[0];
-      state[nt][1] = gamma_lo * state[nt][1] + acc[1];
-      state[nt][2] = gamma_hi * state[nt][2] + acc[2];
-      state[nt][3] = gamma_hi * state[nt][3] + acc[3];
+      for (int j = 0; j < kStateTiles; ++j) {
+        state[j][0] = gamma_lo * state[j][0] + acc[j][0];
+        state[j][1] = gamma_lo * state[j][1] + acc[j][1];
+        state[j][2] = gamma_hi * state[j][2] + acc[j][2];
+        state[j][3] = gamma_hi * state[j][3] + acc[j][3];
+      }
     }
     __syncthreads();  // every warp is done reading the old state, Kend and gamma
 #pragma unroll
-    for (int nt = 0; nt < kTiles; ++nt) store_tile(sm.s + 16 * warp * kLdS + 8 * nt, kLdS, state[nt], lane);
+    for (int j = 0; j < kStateTiles; ++j) store_tile(sm.s + 16 * sm_t * kLdS + 8 * (sn0 + j), kLdS, state[j], lane);
     issue_factors(Factors::kKendGamma, p, hk, next, has_next, sm);
   }
   if (p.final_state) {
