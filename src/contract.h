@@ -18,7 +18,8 @@ struct ProblemShape {
 };
 ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward passed
 
-// The workspace holds the key-side chunk factors of docs/algorithm.md, fp32:
+// The workspace holds the key-side chunk factors of docs/algorithm.md, fp32 values rounded to TF32,
+// Qg, Kb, T and M with their reduction index permuted for phase 2 (src/kernels/device_common.cuh):
 //   qg, kb, kend : [Hq, T, K]      tinv, mqk : [Hq, T, 64]      gamma : [Hq, slots, K]
 //   flags        : a few int32 words for validate_values
 // slots = floor(T / 64) + N + 1 (see "Sequences, chunks and the workspace").

@@ -96,8 +96,9 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
 }
 
 // Qg and Kb from the forward product P(-1, i), gamma (threads 0..127, one channel each), Kend from
-// the backward product P(i, last) (threads 128..255). Rows go straight to global memory: a warp
-// writes 32 consecutive channels of one row.
+// the backward product P(i, last) (threads 128..255). Rows go straight to global memory (a warp
+// writes 32 consecutive channels of one row), as TF32 values, Qg and Kb in the operand layout of
+// phase 2 (channels permuted within groups of 16, see device_common.cuh).
 __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t slot, const Chunk& ch,
                                    const Smem& sm) {
   const int64_t row0 = (int64_t(hk) * p.seq.T + ch.t0) * kK;
@@ -107,8 +108,8 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
 #pragma unroll 8
     for (int i = 0; i < ch.len; ++i) {
       r *= sm.d[i * kLd + c];
-      p.qg[row0 + int64_t(i) * kK + c] = sm.q[i * kLd + c] * r;
-      p.kb[row0 + int64_t(i) * kK + c] = sm.bk[i * kLd + c] * r;
+      p.qg[row0 + int64_t(i) * kK + perm16(c)] = round_tf32(sm.q[i * kLd + c] * r);
+      p.kb[row0 + int64_t(i) * kK + perm16(c)] = round_tf32(sm.bk[i * kLd + c] * r);
     }
     // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
     // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
@@ -119,7 +120,7 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
   } else {
 #pragma unroll 8
     for (int i = ch.len - 1; i >= 0; --i) {
-      p.kend[row0 + int64_t(i) * kK + c] = sm.k[i * kLd + c] * r;
+      p.kend[row0 + int64_t(i) * kK + c] = round_tf32(sm.k[i * kLd + c] * r);
       r *= sm.d[i * kLd + c];
     }
   }
@@ -267,13 +268,13 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   }
 }
 
+// Rows of T or M to the workspace in the operand layout of phase 2 (k permuted, TF32 values).
 __device__ void store_square_rows(const float* src, float* dst_base, const ChunkFactorsParams& p, int hk,
                                   const Chunk& ch) {
   float* dst = dst_base + (int64_t(hk) * p.seq.T + ch.t0) * kC;
-  for (int r = threadIdx.x / 16; r < ch.len; r += kThreads / 16) {
-    const int c0 = (threadIdx.x % 16) * 4;
-    *reinterpret_cast<float4*>(dst + int64_t(r) * kC + c0) =
-        *reinterpret_cast<const float4*>(src + r * kLdC + c0);
+  for (int idx = threadIdx.x; idx < ch.len * kC; idx += kThreads) {
+    const int r = idx / kC, j = idx % kC;
+    dst[int64_t(r) * kC + perm16(j)] = round_tf32(src[r * kLdC + j]);
   }
 }
 

@@ -120,6 +120,91 @@ __device__ __forceinline__ void mma_tf32_tiles_lower(float (&acc)[kTiles][4], in
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Operand tiles for LDS.128 fragment loads. A tile is [rows][ld] fp32 holding values already
+// rounded to TF32, k contiguous, with two changes to the plain layout:
+//  * inside every group of 16 k, element k sits at perm16(k) = 4 (k % 4) + k / 4 (a 4x4
+//    transpose, its own inverse): the four k a lane needs for two mma k-steps -- t, t + 4, t + 8,
+//    t + 12 -- become one 16-byte vector;
+//  * 16-byte chunks of odd rows are XOR-swizzled by 4 (chunk ^ 4), so the 8 lanes of a quarter
+//    warp (rows g, g + 1; t = 0..3) hit 8 distinct 4-bank groups: no bank conflicts with ld = 0 mod 32.
+__device__ __forceinline__ int perm16(int k) { return (k & ~15) | ((k & 3) << 2) | ((k >> 2) & 3); }
+__device__ __forceinline__ int swizzle_chunk(int row, int chunk) { return chunk ^ ((row & 1) << 2); }
+// Element offset of (row, logical k) in such a tile.
+__device__ __forceinline__ int operand_offset(int row, int k, int ld) {
+  const int p = perm16(k);
+  return row * ld + (swizzle_chunk(row, p >> 2) << 2) + (p & 3);
+}
+__device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
+
+__device__ __forceinline__ void mma_tf32_raw(float (&acc)[4], float a0, float a1, float a2, float a3, float b0,
+                                             float b1) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(__float_as_uint(a0)), "r"(__float_as_uint(a1)), "r"(__float_as_uint(a2)), "r"(__float_as_uint(a3)),
+        "r"(__float_as_uint(b0)), "r"(__float_as_uint(b1)));
+}
+
+// acc[j] += A (16 x 16 kPairs) * B_j for kTiles n8 tiles, both operands in the layout above:
+// A rows 0..15 of `a` (its first row even), B_j = rows 8 j .. 8 j + 7 of `b` holding B^T
+// (n-major, k contiguous). Per pair of k-steps: two LDS.128 for A, one per tile for B.
+template <int kTiles, int kPairs>
+__device__ __forceinline__ void mma_tf32_tiles_vec(float (&acc)[kTiles][4], const float* a, int lda,
+                                                   const float* b, int ldb, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll 4
+  for (int u = 0; u < kPairs; ++u) {
+    const float4 lo = *reinterpret_cast<const float4*>(a + g * lda + (swizzle_chunk(g, 4 * u + t) << 2));
+    const float4 hi = *reinterpret_cast<const float4*>(a + (g + 8) * lda + (swizzle_chunk(g, 4 * u + t) << 2));
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j) {
+      const float4 bv = *reinterpret_cast<const float4*>(b + (8 * j + g) * ldb + (swizzle_chunk(g, 4 * u + t) << 2));
+      mma_tf32_raw(acc[j], lo.x, hi.x, lo.y, hi.y, bv.x, bv.y);
+      mma_tf32_raw(acc[j], lo.z, hi.z, lo.w, hi.w, bv.z, bv.w);
+    }
+  }
+}
+
+// The same for a lower-triangular A whose row block `mt` is zero past column 16 mt + 15.
+template <int kTiles>
+__device__ __forceinline__ void mma_tf32_tiles_vec_lower(float (&acc)[kTiles][4], int mt, const float* a, int lda,
+                                                         const float* b, int ldb, int lane) {
+  switch (mt) {
+    case 0: mma_tf32_tiles_vec<kTiles, 1>(acc, a, lda, b, ldb, lane); break;
+    case 1: mma_tf32_tiles_vec<kTiles, 2>(acc, a, lda, b, ldb, lane); break;
+    case 2: mma_tf32_tiles_vec<kTiles, 3>(acc, a, lda, b, ldb, lane); break;
+    default: mma_tf32_tiles_vec<kTiles, 4>(acc, a, lda, b, ldb, lane); break;
+  }
+}
+
+// acc[j] += Kend^T (rows = key channels 0..15 of `kend`, k = the chunk's 64 tokens) * B_j, B as in
+// mma_tf32_tiles_vec. Kend stays token-major ([64][ldk], ldk = 8 mod 32, values pre-rounded to
+// TF32), so its fragments are read as scalars: conflict-free, and no transpose pass is needed.
+template <int kTiles>
+__device__ __forceinline__ void mma_tf32_tiles_kend(float (&acc)[kTiles][4], const float* kend, int ldk,
+                                                    const float* b, int ldb, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+  for (int u = 0; u < kChunk / 16; ++u) {
+    float a[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float* rows = kend + (16 * u + 8 * h + t) * ldk;
+      a[h][0] = rows[g];
+      a[h][1] = rows[g + 8];
+      a[h][2] = rows[4 * ldk + g];
+      a[h][3] = rows[4 * ldk + g + 8];
+    }
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j) {
+      const float4 bv = *reinterpret_cast<const float4*>(b + (8 * j + g) * ldb + (swizzle_chunk(g, 4 * u + t) << 2));
+      mma_tf32_raw(acc[j], a[0][0], a[0][1], a[0][2], a[0][3], bv.x, bv.y);
+      mma_tf32_raw(acc[j], a[1][0], a[1][1], a[1][2], a[1][3], bv.z, bv.w);
+    }
+  }
+}
+
 // The same over `ksteps` steps of 8 along the reduction dimension.
 __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_rs, int a_cs,
                                          const float* b, int b_ks, int b_ns, int ksteps, int lane) {

@@ -12,22 +12,21 @@
 
 namespace gdn2::kernels::state_pass {
 
-constexpr int kThreads = 512;   // 16 warps: enough independent tiles in flight per SM
-constexpr int kLd = kK + 4;     // [64][K] A operands, read row-major: conflict-free
-constexpr int kLdKend = kK + 8; // Kend is read transposed: conflict-free with this stride
-constexpr int kLdC = kC + 4;    // [64][64] A operands
+constexpr int kThreads = 512;       // 16 warps: enough independent tiles in flight per SM
+constexpr int kLdKend = kK + 8;     // Kend stays token-major; read transposed, conflict-free
 
+// Operands in the vector layout of device_common.cuh (perm16 + swizzle, TF32 values): the factors
+// as phase 1 wrote them, the state and the products R, U stored transposed (n-major) as B^T.
 template <int kSliceV>
 struct Smem {
-  static constexpr int kLdS = kSliceV + 8;  // B operands [rows][kSliceV]: conflict-free
-  float kb[kC * kLd];
-  float qg[kC * kLd];
-  float kend[kC * kLdKend];
-  float t[kC * kLdC];
-  float m[kC * kLdC];
-  float s[kK * kLdS];   // state slice S[k][n]
-  float r[kC * kLdS];   // R = w*v - Kb S
-  float u[kC * kLdS];   // U = T R
+  float kb[kC * kK];          // A of R = w*v - Kb S
+  float qg[kC * kK];          // A of Qg S
+  float t[kC * kC];           // A of U = T R
+  float m[kC * kC];           // A of M U
+  float kend[kC * kLdKend];   // A^T of Kend^T U
+  float st[kSliceV * kK];     // S^T: the state slice as the B operand (TF32 copy)
+  float rt[kSliceV * kC];     // R^T
+  float ut[kSliceV * kC];     // U^T
   float gamma[kK];
 };
 
@@ -42,12 +41,15 @@ __device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_
   return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
 }
 
-// Rows [0, 64) of a [rows][width] fp32 factor into shared memory (row stride ld) with 16-byte
-// asynchronous copies; rows past the chunk's end are zero-filled, so they add exact zeros.
-__device__ __forceinline__ void copy_rows(float* dst, int ld, const float* src, int width, int len) {
-  for (int idx = threadIdx.x; idx < kC * (width / 4); idx += kThreads) {
-    const int r = idx / (width / 4), c = (idx % (width / 4)) * 4;
-    cp_async_16(dst + r * ld + c, src + int64_t(r < len ? r : 0) * width + c, r < len ? 16 : 0);
+// Rows [0, 64) of a [rows][width] factor into shared memory with 16-byte asynchronous copies; rows
+// past the chunk's end are zero-filled, so they add exact zeros. `swizzled`: the operand layout's
+// chunk swizzle (the k permutation is already in global memory); otherwise a plain row stride ld.
+__device__ __forceinline__ void copy_rows(float* dst, int ld, bool swizzled, const float* src, int width, int len) {
+  const int chunks = width / 4;
+  for (int idx = threadIdx.x; idx < kC * chunks; idx += kThreads) {
+    const int r = idx / chunks, q = idx % chunks;
+    const int dq = swizzled ? swizzle_chunk(r, q) : q;
+    cp_async_16(dst + r * ld + 4 * dq, src + int64_t(r < len ? r : 0) * width + 4 * q, r < len ? 16 : 0);
   }
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -65,14 +67,14 @@ __device__ __forceinline__ void issue_factors(Factors which, const StatePassPara
   if (present) {
     const int64_t row0 = int64_t(hk) * p.seq.T + ch.t0;
     switch (which) {
-      case Factors::kKb: copy_rows(sm.kb, kLd, p.kb + row0 * kK, kK, ch.len); break;
-      case Factors::kT: copy_rows(sm.t, kLdC, p.tinv + row0 * kC, kC, ch.len); break;
+      case Factors::kKb: copy_rows(sm.kb, kK, true, p.kb + row0 * kK, kK, ch.len); break;
+      case Factors::kT: copy_rows(sm.t, kC, true, p.tinv + row0 * kC, kC, ch.len); break;
       case Factors::kQgM:
-        copy_rows(sm.qg, kLd, p.qg + row0 * kK, kK, ch.len);
-        copy_rows(sm.m, kLdC, p.mqk + row0 * kC, kC, ch.len);
+        copy_rows(sm.qg, kK, true, p.qg + row0 * kK, kK, ch.len);
+        copy_rows(sm.m, kC, true, p.mqk + row0 * kC, kC, ch.len);
         break;
       case Factors::kKendGamma:
-        copy_rows(sm.kend, kLdKend, p.kend + row0 * kK, kK, ch.len);
+        copy_rows(sm.kend, kLdKend, false, p.kend + row0 * kK, kK, ch.len);
         if (threadIdx.x < kK / 4)
           cp_async_16(sm.gamma + threadIdx.x * 4, p.gamma + (int64_t(hk) * p.slots + ch.slot) * kK + threadIdx.x * 4, 16);
         break;
@@ -81,44 +83,21 @@ __device__ __forceinline__ void issue_factors(Factors which, const StatePassPara
   commit_copies();
 }
 
-// State slice [K][kSliceV] <-> global [V][K] (K contiguous), through shared memory.
-template <int kSliceV>
-__device__ void load_state(const float* src, Smem<kSliceV>& sm) {
-  constexpr int kLdS = Smem<kSliceV>::kLdS;
-  for (int idx = threadIdx.x; idx < kSliceV * (kK / 4); idx += kThreads) {
-    const int n = idx / (kK / 4), k = (idx % (kK / 4)) * 4;
-    float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (src) x = *reinterpret_cast<const float4*>(src + n * kK + k);
-    sm.s[(k + 0) * kLdS + n] = x.x;
-    sm.s[(k + 1) * kLdS + n] = x.y;
-    sm.s[(k + 2) * kLdS + n] = x.z;
-    sm.s[(k + 3) * kLdS + n] = x.w;
-  }
-}
-template <int kSliceV>
-__device__ void store_state(const Smem<kSliceV>& sm, float* dst) {
-  constexpr int kLdS = Smem<kSliceV>::kLdS;
-  for (int idx = threadIdx.x; idx < kSliceV * (kK / 4); idx += kThreads) {
-    const int n = idx / (kK / 4), k = (idx % (kK / 4)) * 4;
-    *reinterpret_cast<float4*>(dst + n * kK + k) =
-        make_float4(sm.s[(k + 0) * kLdS + n], sm.s[(k + 1) * kLdS + n], sm.s[(k + 2) * kLdS + n],
-                    sm.s[(k + 3) * kLdS + n]);
-  }
-}
-
-// Accumulator fragment -> shared memory [rows][ld] at (row0, col0) of an m16n8 tile.
-__device__ __forceinline__ void store_tile(float* dst, int ld, const float (&acc)[4], int lane) {
+// Accumulator fragment of an m16n8 tile at (row0, col0) of a [rows][n] product, stored transposed
+// into an operand tile (n-major, k = row) as TF32.
+__device__ __forceinline__ void store_tile_transposed(float* dst, int ld, int row0, int col0, const float (&acc)[4],
+                                                      int lane) {
   const int g = lane >> 2, t = lane & 3;
-  dst[g * ld + 2 * t] = acc[0];
-  dst[g * ld + 2 * t + 1] = acc[1];
-  dst[(g + 8) * ld + 2 * t] = acc[2];
-  dst[(g + 8) * ld + 2 * t + 1] = acc[3];
+  const int r = row0 + g, c = col0 + 2 * t;
+  dst[operand_offset(c, r, ld)] = round_tf32(acc[0]);
+  dst[operand_offset(c + 1, r, ld)] = round_tf32(acc[1]);
+  dst[operand_offset(c, r + 8, ld)] = round_tf32(acc[2]);
+  dst[operand_offset(c + 1, r + 8, ld)] = round_tf32(acc[3]);
 }
 
 template <int kSliceV>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
-  constexpr int kLdS = Smem<kSliceV>::kLdS;
   constexpr int kTiles = kSliceV / 8;       // n8 tiles across the slice
   constexpr int kWarps = kThreads / 32;
   constexpr int kRowTiles = kTiles * (kC / 16) / kWarps;   // per warp in the [64][kSliceV] products
@@ -142,24 +121,26 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     issue_factors(Factors::kQgM, p, hk, first, true, sm);
     issue_factors(Factors::kKendGamma, p, hk, first, true, sm);
   }
-  load_state(p.initial_state ? p.initial_state + state_off : nullptr, sm);
-  __syncthreads();
 
-  // This warp's part of the state: key channels 16 * sm_t + {g, g + 8}, n8 tiles sn0 ..
+  // This warp's part of the state in fp32 registers: key channels srow, srow + 8, value channels
+  // 8 (sn0 + j) + 2 t (+1). Global layout [V][K]: element (n, c) at n * K + c.
   const int sm_t = warp / (kTiles / kStateTiles), sn0 = (warp % (kTiles / kStateTiles)) * kStateTiles;
   const int srow = 16 * sm_t + g;
+  const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
   float state[kStateTiles][4];
 #pragma unroll
   for (int j = 0; j < kStateTiles; ++j) {
     const int col = 8 * (sn0 + j) + 2 * t;
-    state[j][0] = sm.s[srow * kLdS + col];
-    state[j][1] = sm.s[srow * kLdS + col + 1];
-    state[j][2] = sm.s[(srow + 8) * kLdS + col];
-    state[j][3] = sm.s[(srow + 8) * kLdS + col + 1];
+    state[j][0] = h0 ? h0[col * kK + srow] : 0.f;
+    state[j][1] = h0 ? h0[(col + 1) * kK + srow] : 0.f;
+    state[j][2] = h0 ? h0[col * kK + srow + 8] : 0.f;
+    state[j][3] = h0 ? h0[(col + 1) * kK + srow + 8] : 0.f;
+    store_tile_transposed(sm.st, kK, 16 * sm_t, 8 * (sn0 + j), state[j], lane);
   }
 
   // This warp's tiles in the [64][kSliceV] products: rows 16 * mt, n8 tiles nt0 ..
   const int mt = warp / (kTiles / kRowTiles), nt0 = (warp % (kTiles / kRowTiles)) * kRowTiles;
+  const float* st_tiles = sm.st + 8 * nt0 * kK;
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const ChunkRef next = chunk_ref(sb, s, c + 1);
@@ -189,11 +170,11 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();  // Kb landed; the previous chunk's state copy is complete
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles<kRowTiles, kK / 8>(acc, sm.kb + 16 * mt * kLd, kLd, 1, sm.s + 8 * nt0, kLdS, 1, lane);
+      mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.kb + 16 * mt * kK, kK, st_tiles, kK, lane);
 #pragma unroll
       for (int j = 0; j < kRowTiles; ++j) {
         const float r[4] = {wv[j][0] - acc[j][0], wv[j][1] - acc[j][1], wv[j][2] - acc[j][2], wv[j][3] - acc[j][3]};
-        store_tile(sm.r + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, r, lane);
+        store_tile_transposed(sm.rt, kC, 16 * mt, 8 * (nt0 + j), r, lane);
       }
     }
     __syncthreads();
@@ -204,9 +185,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles_lower<kRowTiles>(acc, mt, sm.t + 16 * mt * kLdC, kLdC, 1, sm.r + 8 * nt0, kLdS, 1, lane);
+      mma_tf32_tiles_vec_lower<kRowTiles>(acc, mt, sm.t + 16 * mt * kC, kC, sm.rt + 8 * nt0 * kC, kC, lane);
 #pragma unroll
-      for (int j = 0; j < kRowTiles; ++j) store_tile(sm.u + 16 * mt * kLdS + 8 * (nt0 + j), kLdS, acc[j], lane);
+      for (int j = 0; j < kRowTiles; ++j) store_tile_transposed(sm.ut, kC, 16 * mt, 8 * (nt0 + j), acc[j], lane);
     }
     __syncthreads();
     issue_factors(Factors::kT, p, hk, next, has_next, sm);
@@ -216,8 +197,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles<kRowTiles, kK / 8>(acc, sm.qg + 16 * mt * kLd, kLd, 1, sm.s + 8 * nt0, kLdS, 1, lane);
-      mma_tf32_tiles_lower<kRowTiles>(acc, mt, sm.m + 16 * mt * kLdC, kLdC, 1, sm.u + 8 * nt0, kLdS, 1, lane);
+      mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.qg + 16 * mt * kK, kK, st_tiles, kK, lane);
+      mma_tf32_tiles_vec_lower<kRowTiles>(acc, mt, sm.m + 16 * mt * kC, kC, sm.ut + 8 * nt0 * kC, kC, lane);
 #pragma unroll
       for (int j = 0; j < kRowTiles; ++j)
 #pragma unroll
@@ -240,7 +221,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     {
       const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
       float acc[kStateTiles][4] = {};
-      mma_tf32_tiles<kStateTiles, kC / 8>(acc, sm.kend + 16 * sm_t, 1, kLdKend, sm.u + 8 * sn0, kLdS, 1, lane);
+      mma_tf32_tiles_kend<kStateTiles>(acc, sm.kend + 16 * sm_t, kLdKend, sm.ut + 8 * sn0 * kC, kC, lane);
 #pragma unroll
       for (int j = 0; j < kStateTiles; ++j) {
         state[j][0] = gamma_lo * state[j][0] + acc[j][0];
@@ -249,14 +230,21 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
         state[j][3] = gamma_hi * state[j][3] + acc[j][3];
       }
     }
-    __syncthreads();  // every warp is done reading the old state, Kend and gamma
+    __syncthreads();  // every warp is done reading the old state copy, Kend and gamma
 #pragma unroll
-    for (int j = 0; j < kStateTiles; ++j) store_tile(sm.s + 16 * sm_t * kLdS + 8 * (sn0 + j), kLdS, state[j], lane);
+    for (int j = 0; j < kStateTiles; ++j) store_tile_transposed(sm.st, kK, 16 * sm_t, 8 * (sn0 + j), state[j], lane);
     issue_factors(Factors::kKendGamma, p, hk, next, has_next, sm);
   }
-  if (p.final_state) {
-    __syncthreads();
-    store_state(sm, p.final_state + state_off);
+  if (p.final_state) {  // straight from the fp32 registers
+    float* hn = p.final_state + state_off;
+#pragma unroll
+    for (int j = 0; j < kStateTiles; ++j) {
+      const int col = 8 * (sn0 + j) + 2 * t;
+      hn[col * kK + srow] = state[j][0];
+      hn[(col + 1) * kK + srow] = state[j][1];
+      hn[col * kK + srow + 8] = state[j][2];
+      hn[(col + 1) * kK + srow + 8] = state[j][3];
+    }
   }
 }
 
