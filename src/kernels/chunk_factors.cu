@@ -3,14 +3,14 @@
 // per-token factors d in [0, 1]. Chunks are independent, so this phase runs chunk-parallel over the
 // whole GPU; its results are shared by every value head of the group.
 //
-// One CTA of 256 threads per (chunk slot, key head). The chunk is found from the slot on the device
+// One CTA of 512 threads per (chunk slot, key head). The chunk is found from the slot on the device
 // (binary search over cu_seqlens), so no host-built chunk table and no synchronisation is needed.
 #include "kernels/device_common.cuh"
 
 namespace gdn2::kernels {
 namespace {
 
-constexpr int kThreads = 256;
+constexpr int kThreads = 512;  // 16 warps: latency-bound steps need many warps in flight
 constexpr int kLd = kK + 4;   // row stride of [64][K] tiles: conflict-free TF32 fragment reads
 constexpr int kLdC = kC + 4;  // row stride of [64][64] tiles
 constexpr int kOffDiagRows = kC - kBlock;  // rows that the off-diagonal split ever needs on its right
@@ -95,29 +95,32 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
 }
 
-// Qg and Kb from the forward product P(-1, i), gamma (threads 0..127, one channel each), Kend from
-// the backward product P(i, last) (threads 128..255). Rows go straight to global memory (a warp
-// writes 32 consecutive channels of one row), as TF32 values, Qg and Kb in the operand layout of
-// phase 2 (channels permuted within groups of 16, see device_common.cuh).
+// Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend
+// (256..383) from the backward product P(i, last): one channel per thread. Rows go straight to
+// global memory (a warp writes 32 consecutive channels of one row), as TF32 values, Qg and Kb in
+// the operand layout of phase 2 (channels permuted within groups of 16, see device_common.cuh).
 __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t slot, const Chunk& ch,
                                    const Smem& sm) {
   const int64_t row0 = (int64_t(hk) * p.seq.T + ch.t0) * kK;
-  const int c = threadIdx.x % kK;
+  const int role = threadIdx.x / kK, c = threadIdx.x % kK;
   float r = 1.f;
-  if (threadIdx.x < kK) {
+  if (role < 2) {
+    const float* x = role == 0 ? sm.q : sm.bk;
+    float* dst = (role == 0 ? p.qg : p.kb) + row0 + perm16(c);
 #pragma unroll 8
     for (int i = 0; i < ch.len; ++i) {
       r *= sm.d[i * kLd + c];
-      p.qg[row0 + int64_t(i) * kK + perm16(c)] = round_tf32(sm.q[i * kLd + c] * r);
-      p.kb[row0 + int64_t(i) * kK + perm16(c)] = round_tf32(sm.bk[i * kLd + c] * r);
+      dst[int64_t(i) * kK] = round_tf32(x[i * kLd + c] * r);
     }
-    // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
-    // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
-    float log2_total = 0.f;
+    if (role == 0) {
+      // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
+      // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
+      float log2_total = 0.f;
 #pragma unroll
-    for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
-    p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
-  } else {
+      for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
+      p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
+    }
+  } else if (role == 2) {
 #pragma unroll 8
     for (int i = ch.len - 1; i >= 0; --i) {
       p.kend[row0 + int64_t(i) * kK + c] = round_tf32(sm.k[i * kLd + c] * r);
@@ -127,18 +130,20 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
 }
 
 // Diagonal 16x16 blocks of A and M: column j carries the running product P(j, i) down its block.
-// Four lanes per (block, column); lane `sub` holds channels 16 r + 4 sub .. + 3 (r = 0..7), read as
-// float4. The eight columns of a warp sit in one block, so all lanes read the same row at each step
-// (broadcast, no bank conflicts).
+// Eight lanes per (block, column); lane `sub` holds channels 32 r + 4 sub .. + 3 (r = 0..3), read as
+// float4. The four columns of a warp sit in one block, so all lanes read the same row at each step
+// (eight consecutive float4 per quarter warp: no bank conflicts), and rows above the warp's first
+// column are skipped.
 __device__ void diagonal_blocks(Smem& sm) {
-  constexpr int kVecs = kK / 16;  // float4 per lane
-  const int pair = threadIdx.x / 4, sub = threadIdx.x % 4;
+  constexpr int kLanes = 8, kVecs = kK / (4 * kLanes);
+  const int pair = threadIdx.x / kLanes, sub = threadIdx.x % kLanes;
   const int blk = pair / kBlock, j = pair % kBlock;
   const int col = blk * kBlock + j;
+  const int i_begin = j & ~(32 / kLanes - 1);  // the warp's first column: uniform across the warp
   float4 x[kVecs];
 #pragma unroll
-  for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 16 * r + 4 * sub);
-  for (int i = 0; i < kBlock; ++i) {  // uniform trip count: the shuffles need every lane
+  for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
+  for (int i = i_begin; i < kBlock; ++i) {  // uniform trip count: the shuffles need every lane
     const int row = blk * kBlock + i;
     const float* d = sm.d + row * kLd + 4 * sub;
     const float* bk = sm.bk + row * kLd + 4 * sub;
@@ -147,21 +152,22 @@ __device__ void diagonal_blocks(Smem& sm) {
 #pragma unroll
     for (int r = 0; r < kVecs; ++r) {
       if (i > j) {
-        const float4 dv = *reinterpret_cast<const float4*>(d + 16 * r);
+        const float4 dv = *reinterpret_cast<const float4*>(d + 32 * r);
         x[r].x *= dv.x;
         x[r].y *= dv.y;
         x[r].z *= dv.z;
         x[r].w *= dv.w;
       }
-      const float4 bv = *reinterpret_cast<const float4*>(bk + 16 * r);
-      const float4 qv = *reinterpret_cast<const float4*>(q + 16 * r);
+      const float4 bv = *reinterpret_cast<const float4*>(bk + 32 * r);
+      const float4 qv = *reinterpret_cast<const float4*>(q + 32 * r);
       a += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
       m += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
     }
-    a += __shfl_xor_sync(0xffffffffu, a, 1);
-    a += __shfl_xor_sync(0xffffffffu, a, 2);
-    m += __shfl_xor_sync(0xffffffffu, m, 1);
-    m += __shfl_xor_sync(0xffffffffu, m, 2);
+#pragma unroll
+    for (int lanes = 1; lanes < kLanes; lanes *= 2) {
+      a += __shfl_xor_sync(0xffffffffu, a, lanes);
+      m += __shfl_xor_sync(0xffffffffu, m, lanes);
+    }
     if (sub == 0 && i >= j) {
       sm.A[row * kLdC + col] = i > j ? a : 0.f;  // A is strictly lower
       sm.M[row * kLdC + col] = m;
@@ -202,7 +208,7 @@ __device__ void off_diagonal_blocks(Smem& sm) {
   for (int I = 1; I < kC / kBlock; ++I) {
     const int cols = I * kBlock;
     if (threadIdx.x < kK) right_factors(sm, cols - 1);
-    else if (I == 1) left_factors(sm);
+    else if (I == 1 && threadIdx.x < 2 * kK) left_factors(sm);
     __syncthreads();
     const int ntiles = cols / 8;
     for (int tile = warp; tile < 2 * ntiles; tile += kThreads / 32) {
@@ -223,7 +229,7 @@ __device__ void off_diagonal_blocks(Smem& sm) {
 }
 
 // T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"). First the four diagonal 16x16
-// blocks at once by forward substitution (four lanes per column, each summing every 4th term), then
+// blocks at once by forward substitution (eight lanes per column, each summing every 8th term), then
 // the blocks below the diagonal, one block diagonal at a time:
 //   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known).
 // fp32 on the CUDA cores; `scratch` holds the X blocks (3 x 16 x 16 floats).
@@ -232,15 +238,16 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
     T[idx] = (idx / kLdC == idx % kLdC) ? 1.f : 0.f;
   __syncthreads();
   {
-    const int col = threadIdx.x >> 2, quarter = threadIdx.x & 3;  // 64 columns x 4 lanes
+    constexpr int kLanes = kThreads / kC;  // lanes per column, each summing every kLanes-th term
+    const int col = threadIdx.x / kLanes, part = threadIdx.x % kLanes;
     const int base = (col / kBlock) * kBlock, j = col - base;
     for (int i = 1; i < kBlock; ++i) {
       const int row = base + i;
       float s = 0.f;
-      for (int m = j + quarter; m < i; m += 4) s += A[row * kLdC + base + m] * T[(base + m) * kLdC + col];
-      s += __shfl_xor_sync(0xffffffffu, s, 1);
-      s += __shfl_xor_sync(0xffffffffu, s, 2);
-      if (quarter == 0 && i > j) T[row * kLdC + col] = -s;
+      for (int m = j + part; m < i; m += kLanes) s += A[row * kLdC + base + m] * T[(base + m) * kLdC + col];
+#pragma unroll
+      for (int lanes = 1; lanes < kLanes; lanes *= 2) s += __shfl_xor_sync(0xffffffffu, s, lanes);
+      if (part == 0 && i > j) T[row * kLdC + col] = -s;
       __syncwarp();
     }
   }
