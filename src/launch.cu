@@ -97,6 +97,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.tinv = at<float>(a.workspace, ws.tinv);
   f.mqk = at<float>(a.workspace, ws.mqk);
   f.gamma = at<float>(a.workspace, ws.gamma);
+  f.fault = at<int>(a.workspace, ws.flags) + 1;  // word 0 belongs to validate_values
 
   kernels::StatePassParams s;
   s.seq = f.seq;
@@ -115,8 +116,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.tinv = f.tinv;
   s.mqk = f.mqk;
   s.gamma = f.gamma;
+  s.fault = f.fault;
 
-  int err = kernels::launch_chunk_factors(f, stream);
+  int err = int(cudaMemsetAsync(f.fault, 0, sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
+  if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     // Narrow slices only when wide ones would leave SMs idle: every slice reloads the chunk factors.
     const bool wide_fills_gpu = sh.N * sh.Hv * (kHeadDimV / 64) >= multiprocessor_count(a.q.device);

@@ -290,6 +290,14 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   const int64_t slot = blockIdx.x;
   const int hk = blockIdx.y;
+  // The contract on cu_seqlens, one offset per CTA (there are at least N + 1 slots): a violation
+  // makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
+  if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) {
+    const int64_t x = cu_at(p.seq, slot);
+    const bool bad = x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
+                     (slot > 0 && x <= cu_at(p.seq, slot - 1));
+    if (bad) atomicOr(p.fault, 1);
+  }
   const Chunk ch = chunk_of_slot(p.seq, slot);
   if (!ch.valid) return;  // unused slot (uniform across the CTA)
 

@@ -16,22 +16,19 @@ constexpr int kC = kChunk;          // tokens per chunk
 constexpr int kBlock = 16;          // rows per block of the off-diagonal split
 constexpr float kLog2e = 1.4426950408889634f;
 
+// Offset i of cu_seqlens as stored.
+__device__ __forceinline__ int64_t cu_at(const Sequences& seq, int64_t i) {
+  return seq.cu_int64 ? static_cast<const int64_t*>(seq.cu_seqlens)[i]
+                      : static_cast<const int32_t*>(seq.cu_seqlens)[i];
+}
+
 // [bos, eos) of sequence s, clamped into [0, T]: out-of-contract cu_seqlens can only shorten or
 // empty a sequence, never send an access out of bounds.
 struct SeqBounds {
   int64_t bos, eos;
 };
 __device__ __forceinline__ SeqBounds seq_bounds(const Sequences& seq, int s) {
-  int64_t a, b;
-  if (seq.cu_int64) {
-    const int64_t* cu = static_cast<const int64_t*>(seq.cu_seqlens);
-    a = cu[s];
-    b = cu[s + 1];
-  } else {
-    const int32_t* cu = static_cast<const int32_t*>(seq.cu_seqlens);
-    a = cu[s];
-    b = cu[s + 1];
-  }
+  int64_t a = cu_at(seq, s), b = cu_at(seq, s + 1);
   a = min(max(a, int64_t(0)), seq.T);
   b = min(max(b, a), seq.T);
   return {a, b};

@@ -31,6 +31,7 @@ struct ChunkFactorsParams {
   float* tinv = nullptr;        // fp32 [Hq, T, 64]
   float* mqk = nullptr;
   float* gamma = nullptr;       // fp32 [Hq, slots, K]
+  int* fault = nullptr;         // set to 1 when cu_seqlens is inconsistent (zeroed before the launch)
 };
 
 // Phase 2: the sequential pass over chunks, one CTA per (sequence, value head, V slice).
@@ -50,6 +51,7 @@ struct StatePassParams {
   const float* tinv = nullptr;
   const float* mqk = nullptr;
   const float* gamma = nullptr;
+  const int* fault = nullptr;   // phase 1's verdict on cu_seqlens
 };
 
 // Value checks for validate=True: sets bits of *flags (see ValueFlag).

@@ -95,6 +95,19 @@ __device__ __forceinline__ void store_tile_transposed(float* dst, int ld, int ro
   dst[operand_offset(c + 1, r + 8, ld)] = round_tf32(acc[3]);
 }
 
+// The fault path: this CTA's slice of output rows s, s + N, s + 2N, ... (together the CTAs of all
+// sequences cover every row exactly once) and of final state s become NaN.
+__device__ inline void fill_nan(const StatePassParams& p, int s, int h, int v0, int width, int64_t state_off) {
+  const int pairs = width / 2;
+  for (int64_t idx = threadIdx.x; idx < ((p.seq.T - s + p.seq.N - 1) / p.seq.N) * pairs; idx += kThreads) {
+    const int64_t t = s + (idx / pairs) * p.seq.N;
+    const int64_t off = (t * p.Hv + h) * kV + v0 + 2 * (idx % pairs);
+    *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
+  }
+  if (p.final_state)
+    for (int idx = threadIdx.x; idx < width * kK; idx += kThreads) p.final_state[state_off + idx] = __int_as_float(0x7fc00000);
+}
+
 template <int kSliceV>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
@@ -114,6 +127,10 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int64_t state_off = (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK;
   const int64_t nchunks = (sb.eos - sb.bos + kC - 1) / kC;
 
+  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+    fill_nan(p, s, h, v0, kSliceV, state_off);
+    return;
+  }
   if (nchunks > 0) {
     const ChunkRef first = chunk_ref(sb, s, 0);
     issue_factors(Factors::kKb, p, hk, first, true, sm);
