@@ -150,7 +150,7 @@ template <int kTiles, int kPairs>
 __device__ __forceinline__ void mma_tf32_tiles_vec(float (&acc)[kTiles][4], const float* a, int lda,
                                                    const float* b, int ldb, int lane) {
   const int g = lane >> 2, t = lane & 3;
-#pragma unroll 4
+#pragma unroll 2
   for (int u = 0; u < kPairs; ++u) {
     const float4 lo = *reinterpret_cast<const float4*>(a + g * lda + (swizzle_chunk(g, 4 * u + t) << 2));
     const float4 hi = *reinterpret_cast<const float4*>(a + (g + 8) * lda + (swizzle_chunk(g, 4 * u + t) << 2));

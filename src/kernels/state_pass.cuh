@@ -53,10 +53,10 @@ __device__ __forceinline__ void copy_rows(float* dst, int ld, bool swizzled, con
   }
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most three groups of copies are still in flight: the four factor groups below
-// are issued in the order they are used, each as soon as its buffer is free, so "the oldest group"
-// is always the one the next step needs.
-__device__ __forceinline__ void wait_oldest_group() { asm volatile("cp.async.wait_group 3;\n" ::); }
+// Waits until at most two groups of copies are still in flight. The four factor groups below are
+// issued in the order they are used, each as soon as its buffer is free, and the kernel keeps
+// exactly three in flight before each step: "the oldest group" is always the one the step needs.
+__device__ __forceinline__ void wait_oldest_group() { asm volatile("cp.async.wait_group 2;\n" ::); }
 
 // The four factor groups of a chunk, in order of use. An absent chunk commits an empty group, which
 // keeps the count of groups in flight the same on every step.
@@ -131,12 +131,15 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     fill_nan(p, s, h, v0, kSliceV, state_off);
     return;
   }
+  // Copy schedule, per chunk c (one barrier per step; "wait" = wait_oldest_group):
+  //   wait Kb(c), sync, issue Kend(c), R;  wait T(c), sync, issue Kb(c+1), U;
+  //   wait QgM(c), sync, issue T(c+1), O;  wait Kend(c), sync, issue QgM(c+1), S1.
+  // Each barrier also publishes the previous step's products and frees the buffer refilled next.
   if (nchunks > 0) {
     const ChunkRef first = chunk_ref(sb, s, 0);
     issue_factors(Factors::kKb, p, hk, first, true, sm);
     issue_factors(Factors::kT, p, hk, first, true, sm);
     issue_factors(Factors::kQgM, p, hk, first, true, sm);
-    issue_factors(Factors::kKendGamma, p, hk, first, true, sm);
   }
 
   // This warp's part of the state in fp32 registers: key channels srow, srow + 8, value channels
@@ -184,7 +187,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 
     // R = w*v - Kb S
     wait_oldest_group();
-    __syncthreads();  // Kb landed; the previous chunk's state copy is complete
+    __syncthreads();  // Kb landed; the previous chunk's state copy is complete; Kend is free
+    issue_factors(Factors::kKendGamma, p, hk, ch, true, sm);
     {
       float acc[kRowTiles][4] = {};
       mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.kb + 16 * mt * kK, kK, st_tiles, kK, lane);
@@ -194,24 +198,22 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
         store_tile_transposed(sm.rt, kC, 16 * mt, 8 * (nt0 + j), r, lane);
       }
     }
-    __syncthreads();
-    issue_factors(Factors::kKb, p, hk, next, has_next, sm);
 
     // U = T R (T is lower triangular)
     wait_oldest_group();
     __syncthreads();
+    issue_factors(Factors::kKb, p, hk, next, has_next, sm);
     {
       float acc[kRowTiles][4] = {};
       mma_tf32_tiles_vec_lower<kRowTiles>(acc, mt, sm.t + 16 * mt * kC, kC, sm.rt + 8 * nt0 * kC, kC, lane);
 #pragma unroll
       for (int j = 0; j < kRowTiles; ++j) store_tile_transposed(sm.ut, kC, 16 * mt, 8 * (nt0 + j), acc[j], lane);
     }
-    __syncthreads();
-    issue_factors(Factors::kT, p, hk, next, has_next, sm);
 
     // O = scale (Qg S + M U)
     wait_oldest_group();
     __syncthreads();
+    issue_factors(Factors::kT, p, hk, next, has_next, sm);
     {
       float acc[kRowTiles][4] = {};
       mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.qg + 16 * mt * kK, kK, st_tiles, kK, lane);
@@ -229,12 +231,11 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           }
         }
     }
-    __syncthreads();
-    issue_factors(Factors::kQgM, p, hk, next, has_next, sm);
 
     // S1 = gamma * S + Kend^T U, this warp's part of the state
     wait_oldest_group();
-    __syncthreads();
+    __syncthreads();  // also: every warp is done reading the state copy (O)
+    issue_factors(Factors::kQgM, p, hk, next, has_next, sm);
     {
       const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
       float acc[kStateTiles][4] = {};
@@ -247,10 +248,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
         state[j][3] = gamma_hi * state[j][3] + acc[j][3];
       }
     }
-    __syncthreads();  // every warp is done reading the old state copy, Kend and gamma
 #pragma unroll
     for (int j = 0; j < kStateTiles; ++j) store_tile_transposed(sm.st, kK, 16 * sm_t, 8 * (sn0 + j), state[j], lane);
-    issue_factors(Factors::kKendGamma, p, hk, next, has_next, sm);
   }
   if (p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;

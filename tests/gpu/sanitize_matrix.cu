@@ -1,0 +1,598 @@
+// A matrix of gdn2::forward calls for compute-sanitizer (issue 4, deliverables 2 and 4): every
+// kernel variant on small problems (the sanitizers are ~100x slower), through the public C++ API
+// and the CUDA runtime only.
+//
+//   chunk_factors (phase 1)            every case
+//   state_pass<32> / state_pass<64>    chosen by N * Hv * 2 >= SM count; each with all four
+//                                      state modes (initial_state and final_state on/off)
+//   validate_values                    accepting valid values, and refusing bad ones
+//   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
+//   out-of-contract inputs without validate: decreasing offsets and last != T; negative, beyond-T
+//                                      and extreme int64 offsets; g NaN/+-Inf/> 0, b NaN, w Inf,
+//                                      huge v, q Inf
+//
+// Checks per case: every CUDA call succeeds; outputs (poisoned with 0xFF = NaN before each call)
+// are fully written and finite; a second call is bitwise equal. Out-of-contract cases: tokens no
+// sequence covers keep the poison, empty sequences keep their initial state (zero without one),
+// and non-finite values stay in the faulty sequence and head (the clean sequence and heads are
+// bitwise equal to a run on clean inputs). One line per case; exit 1 on any failure.
+//
+// usage: gdn2_sanitize_matrix [--list] [--only=name,name] [--skip=name,name]
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include "gdn2/gdn2.h"
+
+namespace {
+
+constexpr int K = gdn2::kHeadDimK;
+constexpr int V = gdn2::kHeadDimV;
+
+// Every CUDA call is checked: a failure is reported and the case fails.
+#define CUDA_OK(x)                                                                          \
+  do {                                                                                      \
+    cudaError_t e_ = (x);                                                                   \
+    if (e_ != cudaSuccess) {                                                                \
+      std::snprintf(why, sizeof(why), "%s:%d: %s: %s", __FILE__, __LINE__, #x,              \
+                    cudaGetErrorString(e_));                                                \
+      return false;                                                                         \
+    }                                                                                       \
+  } while (0)
+
+#define EXPECT(cond, ...)                                 \
+  do {                                                    \
+    if (!(cond)) {                                        \
+      std::snprintf(why, sizeof(why), __VA_ARGS__);       \
+      return false;                                       \
+    }                                                     \
+  } while (0)
+
+// Deterministic pseudo-random numbers (splitmix64).
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }  // [0, 1)
+  float symmetric() { return 2.f * uniform() - 1.f; }                     // [-1, 1)
+  int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
+};
+
+enum class Fault { kNone, kCuSeqlens, kValues };
+
+struct Case {
+  std::string name;
+  std::vector<int64_t> cu;  // offsets as the kernels see them (out of contract for kCuSeqlens)
+  int64_t T = 0;
+  int Hq = 0, Hv = 0;
+  bool h0 = false, ht = false, cu64 = false, validate = false;
+  Fault fault = Fault::kNone;
+  int64_t N() const { return int64_t(cu.size()) - 1; }
+};
+
+std::vector<int64_t> offsets_of(const std::vector<int64_t>& lengths) {
+  std::vector<int64_t> cu = {0};
+  for (int64_t n : lengths) cu.push_back(cu.back() + n);
+  return cu;
+}
+
+std::vector<int64_t> random_lengths(int count, int64_t lo, int64_t hi, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<int64_t> lengths(count);
+  for (auto& n : lengths) n = rng.range(lo, hi);
+  return lengths;
+}
+
+Case make_case(const char* name, std::vector<int64_t> cu, int Hq, int Hv, bool h0, bool ht, bool cu64,
+               bool validate = false, Fault fault = Fault::kNone, int64_t T = -1) {
+  Case c;
+  c.name = name;
+  c.T = T >= 0 ? T : cu.back();
+  c.cu = std::move(cu);
+  c.Hq = Hq, c.Hv = Hv, c.h0 = h0, c.ht = ht, c.cu64 = cu64, c.validate = validate, c.fault = fault;
+  return c;
+}
+
+std::vector<Case> the_matrix() {
+  std::vector<Case> m;
+  // In-contract cases. state_pass<64> when N * Hv * 2 >= SMs (132 on H200, 114-132 on H100).
+  m.push_back(make_case("mha-T1", {0, 1}, 1, 1, false, false, true));                        // v32
+  m.push_back(make_case("mha-T1024", {0, 1024}, 16, 16, false, true, false));                // v32
+  m.push_back(make_case("gva3-T65", {0, 65}, 4, 12, true, false, true));                     // v32
+  m.push_back(make_case("gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
+                        /*validate=*/true));                                                  // v32
+  m.push_back(make_case("gva2-1x32", offsets_of(std::vector<int64_t>(32, 1)), 2, 4, false, true,
+                        false));                                                              // v64
+  m.push_back(make_case("gva2-rand100", offsets_of(random_lengths(100, 1, 80, 101)), 2, 4, true,
+                        true, true));                                                         // v64
+  m.push_back(make_case("gva4-rand20", offsets_of(random_lengths(20, 1, 100, 102)), 1, 4, false,
+                        false, false));                                                       // v64
+  m.push_back(make_case("mha-rand40", offsets_of(random_lengths(40, 1, 40, 103)), 2, 2, true,
+                        false, true));                                                        // v64
+
+  // Out of contract, without validate (validate_values must refuse them).
+  // Decreasing offsets and last != T: sequences 1 and 3 are empty, tokens 120..199 uncovered.
+  m.push_back(make_case("fault-cu", {0, 40, 30, 120, 100}, 2, 4, true, true, false, true,
+                        Fault::kCuSeqlens, /*T=*/200));                                       // v32
+  // int64 extremes: negative first offset, beyond T, INT64_MAX, INT64_MIN, decreasing, last != T.
+  {
+    std::vector<int64_t> cu(21);
+    for (int i = 0; i <= 20; ++i) cu[i] = 30 * i;
+    cu[0] = -5;
+    cu[3] = std::numeric_limits<int64_t>::max();
+    cu[4] = std::numeric_limits<int64_t>::min();
+    cu[7] = 700;  // beyond T
+    cu[10] = 250;  // decreasing (cu[9] = 270)
+    cu[20] = 590;  // last != T
+    m.push_back(make_case("fault-cu-extreme", cu, 2, 4, true, true, true, true, Fault::kCuSeqlens,
+                          /*T=*/600));                                                        // v64
+  }
+  // Non-finite / out-of-range values in sequence 0, key head 0 and value head 0 only.
+  m.push_back(make_case("fault-values", {0, 65, 128}, 2, 4, true, true, true, true, Fault::kValues));
+  return m;
+}
+
+// [bos, eos) of sequence s as the contract defines out-of-contract offsets: clamped into [0, T].
+void clamped_bounds(const Case& c, int64_t s, int64_t* bos, int64_t* eos) {
+  const int64_t a = std::min(std::max(c.cu[s], int64_t(0)), c.T);
+  *bos = a;
+  *eos = std::min(std::max(c.cu[s + 1], a), c.T);
+}
+
+struct HostInputs {
+  std::vector<float> q, k, g, b, v, w, h0;
+};
+
+HostInputs make_inputs(const Case& c, uint64_t seed) {
+  Rng rng(seed);
+  const size_t kn = size_t(c.T) * c.Hq * K, vn = size_t(c.T) * c.Hv * V;
+  HostInputs in;
+  in.q.resize(kn), in.k.resize(kn), in.g.resize(kn), in.b.resize(kn);
+  in.v.resize(vn), in.w.resize(vn);
+  for (size_t r = 0; r < kn / K; ++r) {  // unit-norm q and k rows
+    float nq = 0.f, nk = 0.f;
+    for (int j = 0; j < K; ++j) {
+      const float a = rng.symmetric(), b = rng.symmetric();
+      in.q[r * K + j] = a, in.k[r * K + j] = b;
+      nq += a * a, nk += b * b;
+    }
+    nq = 1.f / std::sqrt(nq + 1e-12f), nk = 1.f / std::sqrt(nk + 1e-12f);
+    for (int j = 0; j < K; ++j) in.q[r * K + j] *= nq, in.k[r * K + j] *= nk;
+  }
+  for (size_t i = 0; i < kn; ++i) {
+    const float u = rng.uniform();
+    in.g[i] = -(1e-3f + 6.f * u * u);  // log decays in (-6, -1e-3]
+    in.b[i] = rng.uniform();
+  }
+  for (size_t i = 0; i < vn; ++i) in.v[i] = rng.symmetric(), in.w[i] = rng.uniform();
+  if (c.h0) {
+    in.h0.resize(size_t(c.N()) * c.Hv * V * K);
+    for (auto& x : in.h0) x = 0.1f * rng.symmetric();
+  }
+  return in;
+}
+
+// Faults of the kValues case: in sequence 0 (tokens < 65), key head 0 and value head 0 only.
+void inject_faults(const Case& c, HostInputs& in) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  auto key = [&](int64_t t, int hk, int j) -> size_t { return (size_t(t) * c.Hq + hk) * K + j; };
+  auto val = [&](int64_t t, int hv, int j) -> size_t { return (size_t(t) * c.Hv + hv) * V + j; };
+  in.g[key(3, 0, 5)] = nan;
+  in.g[key(10, 0, 7)] = inf;
+  in.g[key(20, 0, 9)] = -inf;
+  in.g[key(30, 0, 11)] = 5.f;  // g > 0
+  in.b[key(40, 0, 1)] = nan;
+  in.q[key(45, 0, 2)] = inf;
+  in.v[val(50, 0, 3)] = 3.0e38f;  // huge but finite in bf16
+  in.w[val(60, 0, 2)] = inf;
+}
+
+std::vector<uint16_t> to_bf16(const std::vector<float>& x) {
+  std::vector<uint16_t> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const __nv_bfloat16 h = __float2bfloat16_rn(x[i]);
+    std::memcpy(&y[i], &h, 2);
+  }
+  return y;
+}
+
+bool bf16_finite(uint16_t x) { return (x & 0x7F80u) != 0x7F80u; }
+
+// Device memory of one case, freed on every path.
+struct DeviceBuffers {
+  std::vector<void*> ptrs;
+  ~DeviceBuffers() {
+    for (void* p : ptrs) cudaFree(p);
+  }
+  cudaError_t alloc(void** p, size_t bytes) {
+    *p = nullptr;
+    cudaError_t e = cudaMalloc(p, bytes == 0 ? 16 : bytes);
+    if (e == cudaSuccess) ptrs.push_back(*p);
+    return e;
+  }
+};
+
+struct Outputs {
+  std::vector<uint16_t> o;
+  std::vector<float> ht;
+};
+
+struct Runner {
+  const Case& c;
+  cudaStream_t stream;
+  char* why;
+  size_t why_size;
+  DeviceBuffers mem;
+  void *dq = nullptr, *dk = nullptr, *dg = nullptr, *db = nullptr, *dv = nullptr, *dw = nullptr;
+  void *dcu = nullptr, *dh0 = nullptr, *dout = nullptr, *dht = nullptr, *dws = nullptr;
+  size_t out_bytes = 0, ht_bytes = 0;
+  gdn2::ForwardArgs args;
+};
+
+#undef CUDA_OK
+#undef EXPECT
+#define CUDA_OK(x)                                                                          \
+  do {                                                                                      \
+    cudaError_t e_ = (x);                                                                   \
+    if (e_ != cudaSuccess) {                                                                \
+      std::snprintf(r.why, r.why_size, "%s:%d: %s: %s", __FILE__, __LINE__, #x,             \
+                    cudaGetErrorString(e_));                                                \
+      return false;                                                                         \
+    }                                                                                       \
+  } while (0)
+#define EXPECT(cond, ...)                                 \
+  do {                                                    \
+    if (!(cond)) {                                        \
+      std::snprintf(r.why, r.why_size, __VA_ARGS__);      \
+      return false;                                       \
+    }                                                     \
+  } while (0)
+
+bool upload_inputs(Runner& r, const HostInputs& in) {
+  const auto q = to_bf16(in.q), k = to_bf16(in.k), b = to_bf16(in.b), v = to_bf16(in.v), w = to_bf16(in.w);
+  CUDA_OK(cudaMemcpy(r.dq, q.data(), q.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dk, k.data(), k.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.db, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dv, v.data(), v.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dw, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dg, in.g.data(), in.g.size() * 4, cudaMemcpyHostToDevice));
+  if (r.c.h0) CUDA_OK(cudaMemcpy(r.dh0, in.h0.data(), in.h0.size() * 4, cudaMemcpyHostToDevice));
+  return true;
+}
+
+bool setup(Runner& r) {
+  const Case& c = r.c;
+  const int64_t T = c.T, N = c.N();
+  const size_t kn = size_t(T) * c.Hq * K, vn = size_t(T) * c.Hv * V, sn = size_t(N) * c.Hv * V * K;
+  CUDA_OK(r.mem.alloc(&r.dq, kn * 2));
+  CUDA_OK(r.mem.alloc(&r.dk, kn * 2));
+  CUDA_OK(r.mem.alloc(&r.db, kn * 2));
+  CUDA_OK(r.mem.alloc(&r.dg, kn * 4));
+  CUDA_OK(r.mem.alloc(&r.dv, vn * 2));
+  CUDA_OK(r.mem.alloc(&r.dw, vn * 2));
+  if (c.cu64) {
+    CUDA_OK(r.mem.alloc(&r.dcu, c.cu.size() * 8));
+    CUDA_OK(cudaMemcpy(r.dcu, c.cu.data(), c.cu.size() * 8, cudaMemcpyHostToDevice));
+  } else {
+    std::vector<int32_t> cu32(c.cu.begin(), c.cu.end());
+    CUDA_OK(r.mem.alloc(&r.dcu, cu32.size() * 4));
+    CUDA_OK(cudaMemcpy(r.dcu, cu32.data(), cu32.size() * 4, cudaMemcpyHostToDevice));
+  }
+  if (c.h0) CUDA_OK(r.mem.alloc(&r.dh0, sn * 4));
+  r.out_bytes = vn * 2;
+  CUDA_OK(r.mem.alloc(&r.dout, r.out_bytes));
+  if (c.ht) {
+    r.ht_bytes = sn * 4;
+    CUDA_OK(r.mem.alloc(&r.dht, r.ht_bytes));
+  }
+  const size_t ws_bytes = gdn2::forward_workspace_bytes(T, N, c.Hq);
+  CUDA_OK(r.mem.alloc(&r.dws, ws_bytes));
+
+  using gdn2::DType;
+  const int64_t key_shape[3] = {T, c.Hq, K}, value_shape[3] = {T, c.Hv, V};
+  const int64_t state_shape[4] = {N, c.Hv, V, K}, cu_shape[1] = {N + 1};
+  int dev = 0;
+  CUDA_OK(cudaGetDevice(&dev));
+  gdn2::ForwardArgs& a = r.args;
+  a.q = gdn2::contiguous_view(r.dq, DType::kBFloat16, dev, 3, key_shape);
+  a.k = gdn2::contiguous_view(r.dk, DType::kBFloat16, dev, 3, key_shape);
+  a.b = gdn2::contiguous_view(r.db, DType::kBFloat16, dev, 3, key_shape);
+  a.g = gdn2::contiguous_view(r.dg, DType::kFloat32, dev, 3, key_shape);
+  a.v = gdn2::contiguous_view(r.dv, DType::kBFloat16, dev, 3, value_shape);
+  a.w = gdn2::contiguous_view(r.dw, DType::kBFloat16, dev, 3, value_shape);
+  a.cu_seqlens = gdn2::contiguous_view(r.dcu, c.cu64 ? DType::kInt64 : DType::kInt32, dev, 1, cu_shape);
+  if (c.h0) a.initial_state = gdn2::contiguous_view(r.dh0, DType::kFloat32, dev, 4, state_shape);
+  a.output = gdn2::contiguous_view(r.dout, DType::kBFloat16, dev, 3, value_shape);
+  if (c.ht) a.final_state = gdn2::contiguous_view(r.dht, DType::kFloat32, dev, 4, state_shape);
+  a.scale = 1.f / std::sqrt(float(K));
+  a.workspace = r.dws;
+  a.workspace_bytes = ws_bytes;
+  return true;
+}
+
+// Poisons the outputs (all bytes 0xFF: NaN in bf16 and fp32), runs forward, copies the outputs back.
+bool run_forward(Runner& r, Outputs* out) {
+  CUDA_OK(cudaMemsetAsync(r.dout, 0xFF, r.out_bytes, r.stream));
+  if (r.dht) CUDA_OK(cudaMemsetAsync(r.dht, 0xFF, r.ht_bytes, r.stream));
+  const gdn2::Status st = gdn2::forward(r.args, r.stream);
+  EXPECT(st.ok(), "gdn2::forward returned %d: %s", int(st.code), st.message);
+  CUDA_OK(cudaGetLastError());
+  CUDA_OK(cudaStreamSynchronize(r.stream));
+  out->o.resize(r.out_bytes / 2);
+  CUDA_OK(cudaMemcpy(out->o.data(), r.dout, r.out_bytes, cudaMemcpyDeviceToHost));
+  out->ht.clear();
+  if (r.dht) {
+    out->ht.resize(r.ht_bytes / 4);
+    CUDA_OK(cudaMemcpy(out->ht.data(), r.dht, r.ht_bytes, cudaMemcpyDeviceToHost));
+  }
+  return true;
+}
+
+bool same_bits(const Outputs& a, const Outputs& b) {
+  return a.o.size() == b.o.size() && a.ht.size() == b.ht.size() &&
+         std::memcmp(a.o.data(), b.o.data(), a.o.size() * 2) == 0 &&
+         std::memcmp(a.ht.data(), b.ht.data(), a.ht.size() * 4) == 0;
+}
+
+bool check_valid_case(Runner& r) {
+  Outputs first, second;
+  if (!run_forward(r, &first)) return false;
+  size_t bad_o = 0, bad_s = 0;
+  for (uint16_t x : first.o) bad_o += !bf16_finite(x);
+  for (float x : first.ht) bad_s += !std::isfinite(x);
+  EXPECT(bad_o == 0, "output: %zu of %zu values non-finite or not written (NaN poison left)", bad_o,
+         first.o.size());
+  EXPECT(bad_s == 0, "final_state: %zu of %zu values non-finite or not written", bad_s, first.ht.size());
+  if (!run_forward(r, &second)) return false;
+  EXPECT(same_bits(first, second), "a second call is not bitwise equal to the first");
+  return true;
+}
+
+bool check_fault_cu(Runner& r, const HostInputs& in) {
+  const Case& c = r.c;
+  Outputs out;
+  if (!run_forward(r, &out)) return false;
+  // Tokens that no (clamped) sequence covers are not written: they keep the 0xFFFF poison.
+  std::vector<char> covered(size_t(c.T), 0);
+  for (int64_t s = 0; s < c.N(); ++s) {
+    int64_t bos, eos;
+    clamped_bounds(c, s, &bos, &eos);
+    for (int64_t t = bos; t < eos; ++t) covered[size_t(t)] = 1;
+  }
+  const size_t row = size_t(c.Hv) * V;
+  size_t uncovered = 0, touched = 0;
+  for (int64_t t = 0; t < c.T; ++t) {
+    if (covered[size_t(t)]) continue;
+    ++uncovered;
+    for (size_t i = 0; i < row; ++i) touched += out.o[size_t(t) * row + i] != 0xFFFFu;
+  }
+  EXPECT(touched == 0, "output: %zu values written in the %zu tokens no sequence covers", touched,
+         uncovered);
+  // Every sequence's final state is written; an empty sequence keeps its initial state (or zero).
+  if (c.ht) {
+    const size_t per_seq = size_t(c.Hv) * V * K;
+    size_t unwritten = 0, changed = 0;
+    for (float x : out.ht) unwritten += std::isnan(x) && (std::memcmp(&x, "\xff\xff\xff\xff", 4) == 0);
+    EXPECT(unwritten == 0, "final_state: %zu values not written (poison left)", unwritten);
+    for (int64_t s = 0; s < c.N(); ++s) {
+      int64_t bos, eos;
+      clamped_bounds(c, s, &bos, &eos);
+      if (eos > bos) continue;
+      for (size_t i = 0; i < per_seq; ++i) {
+        const float want = c.h0 ? in.h0[size_t(s) * per_seq + i] : 0.f;
+        changed += std::memcmp(&out.ht[size_t(s) * per_seq + i], &want, 4) != 0;
+      }
+    }
+    EXPECT(changed == 0, "final_state: %zu values of empty sequences differ from their initial state",
+           changed);
+  }
+  std::printf("    (%zu uncovered tokens kept the poison; no sanitizer report expected from memcheck)\n",
+              uncovered);
+  return true;
+}
+
+bool check_fault_values(Runner& r, const HostInputs& clean, const HostInputs& faulty) {
+  const Case& c = r.c;
+  Outputs ref, out;
+  if (!upload_inputs(r, clean)) return false;
+  if (!run_forward(r, &ref)) return false;
+  if (!upload_inputs(r, faulty)) return false;
+  if (!run_forward(r, &out)) return false;
+  // Faults sit in sequence 0, key head 0 and value head 0: value heads of key head 0 in sequence 0
+  // may change; everything else must be bitwise equal to the clean run.
+  const int group = c.Hv / c.Hq;
+  const int64_t seq0_end = c.cu[1];
+  size_t differ = 0, affected_nonfinite = 0;
+  for (int64_t t = 0; t < c.T; ++t)
+    for (int h = 0; h < c.Hv; ++h)
+      for (int j = 0; j < V; ++j) {
+        const size_t i = (size_t(t) * c.Hv + h) * V + j;
+        if (t < seq0_end && h / group == 0) {
+          affected_nonfinite += !bf16_finite(out.o[i]);
+          continue;
+        }
+        differ += out.o[i] != ref.o[i];
+      }
+  EXPECT(differ == 0, "output: %zu values outside the faulty sequence/head differ from the clean run",
+         differ);
+  if (c.ht) {
+    const size_t per_head = size_t(V) * K;
+    for (int64_t s = 0; s < c.N(); ++s)
+      for (int h = 0; h < c.Hv; ++h) {
+        if (s == 0 && h / group == 0) continue;
+        const size_t off = (size_t(s) * c.Hv + h) * per_head;
+        differ += std::memcmp(&out.ht[off], &ref.ht[off], per_head * 4) != 0;
+      }
+    EXPECT(differ == 0, "final_state: %zu heads outside the faulty sequence/head differ from the clean run",
+           differ);
+  }
+  std::printf("    (faulty sequence/head: %zu non-finite output values, confined)\n", affected_nonfinite);
+  return true;
+}
+
+bool run_case(const Case& c, int sms, uint64_t seed, char* why, size_t why_size) {
+  cudaStream_t stream = nullptr;
+  {
+    cudaError_t e = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+      std::snprintf(why, why_size, "cudaStreamCreate: %s", cudaGetErrorString(e));
+      return false;
+    }
+  }
+  bool ok;
+  {
+    Runner r{c, stream, why, why_size, {}, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+             nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, {}};
+    ok = setup(r);
+    HostInputs in = make_inputs(c, seed), faulty;
+    if (ok && c.fault == Fault::kValues) {
+      faulty = in;
+      inject_faults(c, faulty);
+    }
+    if (ok) ok = upload_inputs(r, c.fault == Fault::kValues ? faulty : in);
+    if (ok && c.validate) {
+      const gdn2::Status st = gdn2::validate_values(r.args, stream);
+      if (c.fault == Fault::kNone && !st.ok()) {
+        std::snprintf(why, why_size, "validate_values refused valid inputs (%d): %s", int(st.code), st.message);
+        ok = false;
+      } else if (c.fault != Fault::kNone && st.code != gdn2::StatusCode::kInvalidValue) {
+        std::snprintf(why, why_size, "validate_values returned %d (want kInvalidValue): %s", int(st.code),
+                      st.message);
+        ok = false;
+      } else if (c.fault != Fault::kNone) {
+        std::printf("    validate_values refused it: %s\n", st.message);
+      }
+    }
+    if (ok) {
+      switch (c.fault) {
+        case Fault::kNone: ok = check_valid_case(r); break;
+        case Fault::kCuSeqlens: ok = check_fault_cu(r, in); break;
+        case Fault::kValues: ok = check_fault_values(r, in, faulty); break;
+      }
+    }
+    (void)sms;
+  }  // device buffers freed here
+  const cudaError_t e = cudaStreamDestroy(stream);
+  if (ok && e != cudaSuccess) {
+    std::snprintf(why, why_size, "cudaStreamDestroy: %s", cudaGetErrorString(e));
+    ok = false;
+  }
+  return ok;
+}
+
+bool in_list(const std::string& csv, const std::string& name) {
+  size_t start = 0;
+  while (start <= csv.size()) {
+    size_t end = csv.find(',', start);
+    if (end == std::string::npos) end = csv.size();
+    if (csv.compare(start, end - start, name) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+const char* mode_name(bool h0, bool ht) {
+  return h0 ? (ht ? "h0-ht" : "h0-noht") : (ht ? "noh0-ht" : "noh0-noht");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string only, skip;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--list") list = true;
+    else if (a.rfind("--only=", 0) == 0) only = a.substr(7);
+    else if (a.rfind("--skip=", 0) == 0) skip = a.substr(7);
+    else {
+      std::fprintf(stderr, "usage: %s [--list] [--only=name,name] [--skip=name,name]\n", argv[0]);
+      return 2;
+    }
+  }
+  const std::vector<Case> matrix = the_matrix();
+  if (list) {
+    for (const Case& c : matrix) std::printf("%s\n", c.name.c_str());
+    return 0;
+  }
+
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA GPU: the sanitizer matrix needs an sm_90 GPU\n");
+    return 1;
+  }
+  int dev = 0, sms = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+    std::printf("cannot query the CUDA device\n");
+    return 1;
+  }
+  std::printf("device %d: sm_%d%d, %d SMs; state_pass<64> when N * Hv * 2 >= %d\n", dev, major, minor,
+              sms, sms);
+
+  // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
+  bool covered[2][4] = {}, cu32 = false, cu64 = false, validated = false;
+  int failures = 0, ran = 0;
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    const Case& c = matrix[i];
+    if (!only.empty() && !in_list(only, c.name)) continue;
+    if (!skip.empty() && in_list(skip, c.name)) continue;
+    const bool wide = c.N() * c.Hv * 2 >= sms;
+    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass<%d>%s%s\n",
+                c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
+                c.cu64 ? "int64" : "int32", wide ? 64 : 32, c.validate ? " validate" : "",
+                c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
+    std::fflush(stdout);
+    char why[512] = {0};
+    const bool ok = run_case(c, sms, 1000 + i, why, sizeof(why));
+    ++ran;
+    std::printf("  %s %s%s\n", ok ? "PASS" : "FAIL", c.name.c_str(), ok ? "" : (std::string(": ") + why).c_str());
+    std::fflush(stdout);
+    if (!ok) {
+      ++failures;
+      continue;
+    }
+    if (c.fault == Fault::kNone) {
+      covered[wide][(c.h0 ? 2 : 0) + (c.ht ? 1 : 0)] = true;
+      (c.cu64 ? cu64 : cu32) = true;
+      validated = validated || c.validate;
+    }
+  }
+
+  if (only.empty() && skip.empty()) {  // the full matrix must cover every variant
+    std::printf("coverage (passing in-contract cases):\n");
+    for (int w = 0; w < 2; ++w)
+      for (int m = 0; m < 4; ++m) {
+        std::printf("  state_pass<%d> %-9s %s\n", w ? 64 : 32, mode_name(m & 2, m & 1),
+                    covered[w][m] ? "yes" : "NO");
+        failures += !covered[w][m];
+      }
+    std::printf("  cu_seqlens int32 %s, int64 %s, validate_values %s\n", cu32 ? "yes" : "NO",
+                cu64 ? "yes" : "NO", validated ? "yes" : "NO");
+    failures += !cu32 + !cu64 + !validated;
+  }
+
+  // Destroy the context so that memcheck's leak check sees every allocation's fate.
+  const cudaError_t reset = cudaDeviceReset();
+  if (reset != cudaSuccess) {
+    std::printf("cudaDeviceReset: %s\n", cudaGetErrorString(reset));
+    ++failures;
+  }
+  std::printf("%d case(s) run, %d failure(s): %s\n", ran, failures, failures ? "FAIL" : "PASS");
+  return failures ? 1 : 0;
+}
