@@ -190,15 +190,18 @@ __device__ void left_factors(Smem& sm) {
   }
 }
 
-// Right_j = k_j P(j, p) for j <= p (threads 0..127, one channel each).
-__device__ void right_factors(Smem& sm, int p) {
+// Right_j = k_j P(j, p) for j <= p = 16 I - 1 (threads 0..127, one channel each). Only block I - 1
+// needs a serial pass: rows of earlier blocks already hold k_j P(j, p - 16) from block row I - 1,
+// and P(j, p) = P(j, p - 16) P(p - 16, p), the last factor being this pass's full product.
+__device__ void right_factors(Smem& sm, int I) {
   const int c = threadIdx.x;
   float r = 1.f;
-#pragma unroll 8
-  for (int j = p; j >= 0; --j) {
+#pragma unroll
+  for (int j = I * kBlock - 1; j >= (I - 1) * kBlock; --j) {
     sm.right[j * kLd + c] = sm.k[j * kLd + c] * r;
     r *= sm.d[j * kLd + c];
   }
+  for (int j = 0; j < (I - 1) * kBlock; ++j) sm.right[j * kLd + c] *= r;
 }
 
 // Block row I of A and M left of the diagonal: Left (16 x K) times Right^T (K x 16 I) on tensor cores.
@@ -207,7 +210,7 @@ __device__ void off_diagonal_blocks(Smem& sm) {
   const int g = lane >> 2, t = lane & 3;
   for (int I = 1; I < kC / kBlock; ++I) {
     const int cols = I * kBlock;
-    if (threadIdx.x < kK) right_factors(sm, cols - 1);
+    if (threadIdx.x < kK) right_factors(sm, I);
     else if (I == 1 && threadIdx.x < 2 * kK) left_factors(sm);
     __syncthreads();
     const int ntiles = cols / 8;
