@@ -86,15 +86,8 @@ def first_call_ms(torch, fn):
 
 def graph_time_ms(torch, fn, calls_per_graph, replays):
     """GPU time of one call from CUDA-graph replay: graph of `calls_per_graph` calls, median."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls_per_graph):
-            fn()
+    from gdn2.testing import capture_graph
+    graph, _ = capture_graph(fn, calls_per_graph)
     graph.replay()  # warm-up (uploads the graph)
     torch.cuda.synchronize()
     times = [t / calls_per_graph for t in event_times_ms(torch, graph.replay, replays)]

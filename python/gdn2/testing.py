@@ -152,3 +152,19 @@ def floor_bytes(tokens, n_seq, hq, hv, initial_state, final_state, k=HEAD_DIM, v
     per_token = hq * k * (2 + 2 + 4 + 2) + hv * v * (2 + 2 + 2)
     states = (int(bool(initial_state)) + int(bool(final_state))) * n_seq * hv * v * k * 4
     return tokens * per_token + states
+
+
+def capture_graph(fn, calls=1):
+    """Captures `calls` calls of fn() in a CUDA graph, after a warm-up call on a side stream (so
+    that lazy initialisation stays out of the graph). Returns (graph, result of the last call)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    result = None
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            result = fn()
+    return graph, result

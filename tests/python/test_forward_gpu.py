@@ -14,7 +14,7 @@ from conftest import require_gpu_gdn2
 
 torch, gdn2 = require_gpu_gdn2()
 
-from gdn2.testing import (CANONICAL_ROWS, make_inputs, norm_rel_error,  # noqa: E402
+from gdn2.testing import (CANONICAL_ROWS, capture_graph, make_inputs, norm_rel_error,  # noqa: E402
                           random_lengths, row_inputs)
 
 OUT_TOL = 4e-3    # ||o - ref|| / ||ref||
@@ -69,19 +69,6 @@ def reference(inp):
                                     initial_state=inp["initial_state"])
 
 
-def capture(fn):
-    """Captures fn() in a CUDA graph (after a warm-up on a side stream); returns graph, result."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        result = fn()
-    return graph, result
-
-
 def as_tuple(result):
     return result if isinstance(result, tuple) else (result,)
 
@@ -126,7 +113,7 @@ def run_case(lengths, hq, hv, *, initial, final, kind="model", decay=None, b_val
         assert bitwise_equal(again[1], ht.view), "second call differs (final_state)"
 
     # 3. CUDA-graph replay is bitwise equal to the eager call
-    graph, captured = capture(lambda: call(inp, output_final_state=final))
+    graph, captured = capture_graph(lambda: call(inp, output_final_state=final))
     captured = as_tuple(captured)
     for t in captured:
         t.fill_(float("nan"))
