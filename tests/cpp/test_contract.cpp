@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -117,6 +118,8 @@ const BadCase kBadCases[] = {
     {"workspace null", "workspace", [](ForwardArgs& a) { a.workspace = nullptr; }},
     {"workspace overlaps output", "workspace", [](ForwardArgs& a) { a.workspace = const_cast<void*>(a.output.data); }},
 };
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 class BadInput : public ::testing::TestWithParam<BadCase> {};
 
