@@ -41,11 +41,10 @@ __device__ __forceinline__ uint16_t float_to_bf16(float x) {
   return __bfloat16_as_ushort(__float2bfloat16_rn(x));
 }
 
-// Per-token log decay in base 2, and the decay factor d = exp(g) in [0, 1] (docs/algorithm.md):
-// out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN operand), so d is never
-// above 1 or NaN.
+// Per-token log decay in base 2; the decay factor is d = exp2(decay_log2(g)) in [0, 1]
+// (docs/algorithm.md): out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN
+// operand), so d is never above 1 or NaN.
 __device__ __forceinline__ float decay_log2(float g) { return fminf(fmaxf(g, -INFINITY), 0.f) * kLog2e; }
-__device__ __forceinline__ float decay_factor(float g) { return exp2f(decay_log2(g)); }
 
 __device__ __forceinline__ uint32_t to_tf32(float x) {
   uint32_t r;
@@ -75,46 +74,12 @@ __device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int
       : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
 }
 
-// kTiles adjacent m16n8 tiles sharing one A (16 x 8*kSteps): acc[j] += A * B[:, 8j .. 8j + 7].
-// The A fragment is loaded once per k-step and the kTiles accumulator chains are independent,
-// which keeps the tensor cores busy while shared-memory loads are in flight.
-template <int kTiles, int kSteps>
-__device__ __forceinline__ void mma_tf32_tiles(float (&acc)[kTiles][4], const float* a, int a_rs, int a_cs,
-                                               const float* b, int b_ks, int b_ns, int lane) {
-  const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s) {
-    const float* as = a + 8 * s * a_cs;
-    const float* bs = b + 8 * s * b_ks;
-    uint32_t af[4];
-    af[0] = to_tf32(as[g * a_rs + t * a_cs]);
-    af[1] = to_tf32(as[(g + 8) * a_rs + t * a_cs]);
-    af[2] = to_tf32(as[g * a_rs + (t + 4) * a_cs]);
-    af[3] = to_tf32(as[(g + 8) * a_rs + (t + 4) * a_cs]);
-#pragma unroll
-    for (int j = 0; j < kTiles; ++j) {
-      uint32_t bf[2];
-      bf[0] = to_tf32(bs[t * b_ks + (8 * j + g) * b_ns]);
-      bf[1] = to_tf32(bs[(t + 4) * b_ks + (8 * j + g) * b_ns]);
-      asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-          "{%0,%1,%2,%3};\n"
-          : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
-          : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
-    }
-  }
-}
-
-// The same for a lower-triangular A whose row block `mt` (rows 16 mt .. 16 mt + 15) is zero past
-// column 16 mt + 15: only the 2 (mt + 1) k-steps that can be non-zero are run.
-template <int kTiles>
-__device__ __forceinline__ void mma_tf32_tiles_lower(float (&acc)[kTiles][4], int mt, const float* a, int a_rs,
-                                                     int a_cs, const float* b, int b_ks, int b_ns, int lane) {
-  switch (mt) {
-    case 0: mma_tf32_tiles<kTiles, 2>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
-    case 1: mma_tf32_tiles<kTiles, 4>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
-    case 2: mma_tf32_tiles<kTiles, 6>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
-    default: mma_tf32_tiles<kTiles, 8>(acc, a, a_rs, a_cs, b, b_ks, b_ns, lane); break;
-  }
+// The same over `ksteps` steps of 8 along the reduction dimension.
+__device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_rs, int a_cs,
+                                         const float* b, int b_ks, int b_ns, int ksteps, int lane) {
+#pragma unroll 4
+  for (int s = 0; s < ksteps; ++s)
+    mma_tf32_k8(acc, a + 8 * s * a_cs, a_rs, a_cs, b + 8 * s * b_ks, b_ks, b_ns, lane);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,23 +167,11 @@ __device__ __forceinline__ void mma_tf32_tiles_kend(float (&acc)[kTiles][4], con
   }
 }
 
-// The same over `ksteps` steps of 8 along the reduction dimension.
-__device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_rs, int a_cs,
-                                         const float* b, int b_ks, int b_ns, int ksteps, int lane) {
-#pragma unroll 4
-  for (int s = 0; s < ksteps; ++s)
-    mma_tf32_k8(acc, a + 8 * s * a_cs, a_rs, a_cs, b + 8 * s * b_ks, b_ks, b_ns, lane);
-}
-
 // 16-byte global->shared copy that bypasses registers; src_bytes = 0 fills the 16 bytes with zeros.
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, int src_bytes) {
   const uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
 }
-__device__ __forceinline__ void cp_async_wait_all() {
-  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::);
-}
-
 // Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);
 // `done` is that kernel's own record of the devices already set.
 template <typename Kernel>
