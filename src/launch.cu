@@ -91,12 +91,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.k = static_cast<const uint16_t*>(a.k.data);
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
-  f.qg = at<float>(a.workspace, ws.qg);
-  f.kb = at<float>(a.workspace, ws.kb);
-  f.kend = at<float>(a.workspace, ws.kend);
-  f.tinv = at<float>(a.workspace, ws.tinv);
-  f.mqk = at<float>(a.workspace, ws.mqk);
-  f.gamma = at<float>(a.workspace, ws.gamma);
+  f.factors = at<float>(a.workspace, ws.factors);
   f.fault = at<int>(a.workspace, ws.flags) + 1;  // word 0 belongs to validate_values
 
   kernels::StatePassParams s;
@@ -110,12 +105,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.initial_state = a.initial_state.defined() ? static_cast<const float*>(a.initial_state.data) : nullptr;
   s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
   s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
-  s.qg = f.qg;
-  s.kb = f.kb;
-  s.kend = f.kend;
-  s.tinv = f.tinv;
-  s.mqk = f.mqk;
-  s.gamma = f.gamma;
+  s.factors = f.factors;
   s.fault = f.fault;
 
   int err = int(cudaMemsetAsync(f.fault, 0, sizeof(int), reinterpret_cast<cudaStream_t>(stream)));

@@ -95,22 +95,19 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
 }
 
-// Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend
-// (256..383) from the backward product P(i, last): one channel per thread. Rows go straight to
-// global memory (a warp writes 32 consecutive channels of one row), as TF32 values, Qg and Kb in
-// the operand layout of phase 2 (channels permuted within groups of 16, see device_common.cuh).
-__device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t slot, const Chunk& ch,
-                                   const Smem& sm) {
-  const int64_t row0 = (int64_t(hk) * p.seq.T + ch.t0) * kK;
+// Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
+// (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
+// the chunk's end are zero). Straight to the chunk's factor block as TF32 A operands.
+__device__ void store_decayed_rows(float* block, const Smem& sm) {
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
   float r = 1.f;
   if (role < 2) {
     const float* x = role == 0 ? sm.q : sm.bk;
-    float* dst = (role == 0 ? p.qg : p.kb) + row0 + perm16(c);
-#pragma unroll 8
-    for (int i = 0; i < ch.len; ++i) {
+    float* dst = block + (role == 0 ? factor_block::kQg : factor_block::kKb);
+#pragma unroll 16
+    for (int i = 0; i < kC; ++i) {
       r *= sm.d[i * kLd + c];
-      dst[int64_t(i) * kK] = round_tf32(x[i * kLd + c] * r);
+      dst[frag_a_offset(i, c, kK / 8)] = round_tf32(x[i * kLd + c] * r);
     }
     if (role == 0) {
       // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
@@ -118,12 +115,13 @@ __device__ void store_decayed_rows(const ChunkFactorsParams& p, int hk, int64_t 
       float log2_total = 0.f;
 #pragma unroll
       for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
-      p.gamma[(int64_t(hk) * p.slots + slot) * kK + c] = exp2f(log2_total);
+      block[factor_block::kGamma + c] = exp2f(log2_total);
     }
   } else if (role == 2) {
-#pragma unroll 8
-    for (int i = ch.len - 1; i >= 0; --i) {
-      p.kend[row0 + int64_t(i) * kK + c] = round_tf32(sm.k[i * kLd + c] * r);
+    float* dst = block + factor_block::kKendT;
+#pragma unroll 16
+    for (int i = kC - 1; i >= 0; --i) {
+      dst[frag_a_offset(c, i, kC / 8)] = round_tf32(sm.k[i * kLd + c] * r);
       r *= sm.d[i * kLd + c];
     }
   }
@@ -278,13 +276,11 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   }
 }
 
-// Rows of T or M to the workspace in the operand layout of phase 2 (k permuted, TF32 values).
-__device__ void store_square_rows(const float* src, float* dst_base, const ChunkFactorsParams& p, int hk,
-                                  const Chunk& ch) {
-  float* dst = dst_base + (int64_t(hk) * p.seq.T + ch.t0) * kC;
-  for (int idx = threadIdx.x; idx < ch.len * kC; idx += kThreads) {
+// T or M (all 64 rows) into the chunk's factor block as a TF32 A operand.
+__device__ void store_square(const float* src, float* dst) {
+  for (int idx = threadIdx.x; idx < kC * kC; idx += kThreads) {
     const int r = idx / kC, j = idx % kC;
-    dst[int64_t(r) * kC + perm16(j)] = round_tf32(src[r * kLdC + j]);
+    dst[frag_a_offset(r, j, kC / 8)] = round_tf32(src[r * kLdC + j]);
   }
 }
 
@@ -304,16 +300,17 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   const Chunk ch = chunk_of_slot(p.seq, slot);
   if (!ch.valid) return;  // unused slot (uniform across the CTA)
 
+  float* block = p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats;
   load_chunk(p, hk, ch, sm);
   __syncthreads();
-  store_decayed_rows(p, hk, slot, ch, sm);
+  store_decayed_rows(block, sm);
   diagonal_blocks(sm);
   __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
   off_diagonal_blocks(sm);  // ends with a barrier
   float* T = sm.q;          // Left_q is consumed: reuse its space
   invert_unit_lower(sm.A, T, sm.right);  // ends with a barrier
-  store_square_rows(T, p.tinv, p, hk, ch);
-  store_square_rows(sm.M, p.mqk, p, hk, ch);
+  store_square(T, block + factor_block::kT);
+  store_square(sm.M, block + factor_block::kM);
 }
 
 }  // namespace

@@ -83,95 +83,111 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
 }
 
 // ---------------------------------------------------------------------------------------------
-// Operand tiles for LDS.128 fragment loads. A tile is [rows][ld] fp32 holding values already
-// rounded to TF32, k contiguous, with two changes to the plain layout:
-//  * inside every group of 16 k, element k sits at perm16(k) = 4 (k % 4) + k / 4 (a 4x4
-//    transpose, its own inverse): the four k a lane needs for two mma k-steps -- t, t + 4, t + 8,
-//    t + 12 -- become one 16-byte vector;
-//  * 16-byte chunks of odd rows are XOR-swizzled by 4 (chunk ^ 4), so the 8 lanes of a quarter
-//    warp (rows g, g + 1; t = 0..3) hit 8 distinct 4-bank groups: no bank conflicts with ld = 0 mod 32.
-__device__ __forceinline__ int perm16(int k) { return (k & ~15) | ((k & 3) << 2) | ((k >> 2) & 3); }
-__device__ __forceinline__ int swizzle_chunk(int row, int chunk) { return chunk ^ ((row & 1) << 2); }
-// Element offset of (row, logical k) in such a tile.
-__device__ __forceinline__ int operand_offset(int row, int k, int ld) {
-  const int p = perm16(k);
-  return row * ld + (swizzle_chunk(row, p >> 2) << 2) + (p & 3);
+// Fragment-major operand tiles. Every operand of phase 2's products is stored so that what one
+// lane needs for an mma is one 16-byte vector, and the 32 lanes of a warp read 512 consecutive
+// bytes (no bank conflicts, no address arithmetic beyond a per-lane base and immediates). Values
+// are fp32 already rounded to TF32. Lane = 4 g + t (mma fragment notation above).
+//
+// A operand [rows][8 ksteps]: for row block rb and k-step s, lane (g, t) reads
+//   (g, t) (g + 8, t) (g, t + 4) (g + 8, t + 4)  -- the a0..a3 registers of mma.m16n8k8 --
+// as the vector ((rb * ksteps + s) * 32 + lane) * 4. Phase 1 writes its factors this way.
+__host__ __device__ constexpr int frag_a_offset(int r, int k, int ksteps) {
+  return (((r >> 4) * ksteps + (k >> 3)) * 32 + (r & 7) * 4 + (k & 3)) * 4 + ((r >> 3) & 1) + 2 * ((k >> 2) & 1);
 }
+// B operand [16 kpairs][n]: for n8 tile j and k-steps 2u, 2u + 1, lane (g, t) reads
+//   B(16 u + t + 4 i, 8 j + g), i = 0..3  -- b0 b1 of step 2u, then of step 2u + 1 --
+// as vector `frag_b_slot(lane)` of the 32 at ((j * kpairs + u) * 32) * 4. The slot permutation
+// (bit 3 of the lane into bit 2) keeps every quarter warp's reads on distinct banks and halves
+// the conflicts of the accumulator stores (store_acc_as_b).
+__device__ __forceinline__ int frag_b_slot(int lane) { return lane ^ ((lane >> 1) & 4); }
+__device__ __forceinline__ int frag_b_offset(int k, int n, int kpairs) {
+  return (((n >> 3) * kpairs + (k >> 4)) * 32 + frag_b_slot((n & 7) * 4 + (k & 3))) * 4 + ((k >> 2) & 3);
+}
+
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
 
-__device__ __forceinline__ void mma_tf32_raw(float (&acc)[4], float a0, float a1, float a2, float a3, float b0,
-                                             float b1) {
+__device__ __forceinline__ void mma_tf32_raw(float (&acc)[4], const float4& a, float b0, float b1) {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};\n"
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(__float_as_uint(a0)), "r"(__float_as_uint(a1)), "r"(__float_as_uint(a2)), "r"(__float_as_uint(a3)),
+      : "r"(__float_as_uint(a.x)), "r"(__float_as_uint(a.y)), "r"(__float_as_uint(a.z)), "r"(__float_as_uint(a.w)),
         "r"(__float_as_uint(b0)), "r"(__float_as_uint(b1)));
 }
 
-// acc[j] += A (16 x 16 kPairs) * B_j for kTiles n8 tiles, both operands in the layout above:
-// A rows 0..15 of `a` (its first row even), B_j = rows 8 j .. 8 j + 7 of `b` holding B^T
-// (n-major, k contiguous). Per pair of k-steps: two LDS.128 for A, one per tile for B.
-template <int kTiles, int kPairs>
-__device__ __forceinline__ void mma_tf32_tiles_vec(float (&acc)[kTiles][4], const float* a, int lda,
-                                                   const float* b, int ldb, int lane) {
-  const int g = lane >> 2, t = lane & 3;
-#pragma unroll 2
+// acc[j] += A (one row block, k-steps 0 .. 2 kPairs - 1) * B_j for kTiles consecutive n8 tiles.
+// `a`: the row block's first vector (A with ksteps per row block: a + rb * ksteps * 128);
+// `b`: the first tile's (B with kBPairs pairs per tile: b + nt0 * kBPairs * 128).
+template <int kTiles, int kPairs, int kBPairs>
+__device__ __forceinline__ void mma_frag(float (&acc)[kTiles][4], const float* a, const float* b, int lane) {
+  const float4* av = reinterpret_cast<const float4*>(a) + lane;
+  const float4* bv = reinterpret_cast<const float4*>(b) + frag_b_slot(lane);
+#pragma unroll
   for (int u = 0; u < kPairs; ++u) {
-    const float4 lo = *reinterpret_cast<const float4*>(a + g * lda + (swizzle_chunk(g, 4 * u + t) << 2));
-    const float4 hi = *reinterpret_cast<const float4*>(a + (g + 8) * lda + (swizzle_chunk(g, 4 * u + t) << 2));
+    const float4 a0 = av[(2 * u) * 32], a1 = av[(2 * u + 1) * 32];
 #pragma unroll
     for (int j = 0; j < kTiles; ++j) {
-      const float4 bv = *reinterpret_cast<const float4*>(b + (8 * j + g) * ldb + (swizzle_chunk(g, 4 * u + t) << 2));
-      mma_tf32_raw(acc[j], lo.x, hi.x, lo.y, hi.y, bv.x, bv.y);
-      mma_tf32_raw(acc[j], lo.z, hi.z, lo.w, hi.w, bv.z, bv.w);
+      const float4 bb = bv[(j * kBPairs + u) * 32];
+      mma_tf32_raw(acc[j], a0, bb.x, bb.y);
+      mma_tf32_raw(acc[j], a1, bb.z, bb.w);
     }
   }
 }
 
-// The same for a lower-triangular A whose row block `mt` is zero past column 16 mt + 15.
-template <int kTiles>
-__device__ __forceinline__ void mma_tf32_tiles_vec_lower(float (&acc)[kTiles][4], int mt, const float* a, int lda,
-                                                         const float* b, int ldb, int lane) {
-  switch (mt) {
-    case 0: mma_tf32_tiles_vec<kTiles, 1>(acc, a, lda, b, ldb, lane); break;
-    case 1: mma_tf32_tiles_vec<kTiles, 2>(acc, a, lda, b, ldb, lane); break;
-    case 2: mma_tf32_tiles_vec<kTiles, 3>(acc, a, lda, b, ldb, lane); break;
-    default: mma_tf32_tiles_vec<kTiles, 4>(acc, a, lda, b, ldb, lane); break;
+// The same for a lower-triangular A whose row block `rb` is zero past k-step 2 rb + 1.
+template <int kTiles, int kBPairs>
+__device__ __forceinline__ void mma_frag_lower(float (&acc)[kTiles][4], int rb, const float* a, const float* b,
+                                               int lane) {
+  switch (rb) {
+    case 0: mma_frag<kTiles, 1, kBPairs>(acc, a, b, lane); break;
+    case 1: mma_frag<kTiles, 2, kBPairs>(acc, a, b, lane); break;
+    case 2: mma_frag<kTiles, 3, kBPairs>(acc, a, b, lane); break;
+    default: mma_frag<kTiles, 4, kBPairs>(acc, a, b, lane); break;
   }
 }
 
-// acc[j] += Kend^T (rows = key channels 0..15 of `kend`, k = the chunk's 64 tokens) * B_j, B as in
-// mma_tf32_tiles_vec. Kend stays token-major ([64][ldk], ldk = 8 mod 32, values pre-rounded to
-// TF32), so its fragments are read as scalars: conflict-free, and no transpose pass is needed.
-template <int kTiles>
-__device__ __forceinline__ void mma_tf32_tiles_kend(float (&acc)[kTiles][4], const float* kend, int ldk,
-                                                    const float* b, int ldb, int lane) {
-  const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-  for (int u = 0; u < kChunk / 16; ++u) {
-    float a[2][4];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const float* rows = kend + (16 * u + 8 * h + t) * ldk;
-      a[h][0] = rows[g];
-      a[h][1] = rows[g + 8];
-      a[h][2] = rows[4 * ldk + g];
-      a[h][3] = rows[4 * ldk + g + 8];
-    }
-#pragma unroll
-    for (int j = 0; j < kTiles; ++j) {
-      const float4 bv = *reinterpret_cast<const float4*>(b + (8 * j + g) * ldb + (swizzle_chunk(g, 4 * u + t) << 2));
-      mma_tf32_raw(acc[j], a[0][0], a[0][1], a[0][2], a[0][3], bv.x, bv.y);
-      mma_tf32_raw(acc[j], a[1][0], a[1][1], a[1][2], a[1][3], bv.z, bv.w);
-    }
-  }
+// The accumulator of the m16n8 tile at row block rb, n8 tile nt of a [rows][n] product, stored as
+// TF32 into a B operand (k = the product's row) with kBPairs pairs per tile.
+template <int kBPairs>
+__device__ __forceinline__ void store_acc_as_b(float* dst, int rb, int nt, const float (&acc)[4], int lane) {
+  const int k = 16 * rb + (lane >> 2), n = 8 * nt + 2 * (lane & 3);
+  dst[frag_b_offset(k, n, kBPairs)] = round_tf32(acc[0]);
+  dst[frag_b_offset(k, n + 1, kBPairs)] = round_tf32(acc[1]);
+  dst[frag_b_offset(k + 8, n, kBPairs)] = round_tf32(acc[2]);
+  dst[frag_b_offset(k + 8, n + 1, kBPairs)] = round_tf32(acc[3]);
 }
 
-// 16-byte global->shared copy that bypasses registers; src_bytes = 0 fills the 16 bytes with zeros.
-__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, int src_bytes) {
-  const uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
+// ---------------------------------------------------------------------------------------------
+// Bulk asynchronous copies (TMA, no tensor map) completing on shared-memory barriers.
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(arrivals) : "memory");
 }
+// Makes initialised barriers visible to the copy engine (then a CTA barrier for the threads).
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+// Orders this thread's earlier shared-memory accesses (and, after a CTA barrier, the CTA's) before
+// later asynchronous-proxy writes to the same bytes.
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+// One thread: `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared,
+// counted on `bar` (which this arrival also completes for the current phase once the bytes land).
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                   smem_u32(dst)),
+               "l"(src), "r"(bytes), "r"(smem_u32(bar))
+               : "memory");
+}
+// Waits until phase `parity` of `bar` has completed.
+__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n .reg .pred done;\n WAIT:\n"
+      " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity)
+      : "memory");
+}
+
 // Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);
 // `done` is that kernel's own record of the devices already set.
 template <typename Kernel>

@@ -16,6 +16,20 @@ struct Sequences {
   int N = 0;
 };
 
+// The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
+// to TF32, in the order phase 2 consumes them, so that each group is one bulk copy. The matrices
+// are A operands in the fragment-major layout of device_common.cuh; rows past the chunk's end hold
+// the factors of zero-padded tokens (zero rows, identity rows of T). Block of (slot, hk): hk * slots + slot.
+namespace factor_block {
+inline constexpr int kKb = 0;                                  // Kb     [64][K]
+inline constexpr int kT = kKb + kChunk * kHeadDimK;            // T      [64][64]
+inline constexpr int kQg = kT + kChunk * kChunk;               // Qg     [64][K]
+inline constexpr int kM = kQg + kChunk * kHeadDimK;            // M      [64][64]
+inline constexpr int kKendT = kM + kChunk * kChunk;            // Kend^T [K][64]
+inline constexpr int kGamma = kKendT + kHeadDimK * kChunk;     // gamma  [K]
+inline constexpr int kFloats = kGamma + kHeadDimK;
+}  // namespace factor_block
+
 // Phase 1: key-side factors of every (chunk, key head). Grid: (slots, Hq).
 struct ChunkFactorsParams {
   Sequences seq;
@@ -25,12 +39,7 @@ struct ChunkFactorsParams {
   const uint16_t* k = nullptr;
   const uint16_t* b = nullptr;
   const float* g = nullptr;     // fp32 [T, Hq, K]
-  float* qg = nullptr;          // fp32 [Hq, T, K]
-  float* kb = nullptr;
-  float* kend = nullptr;
-  float* tinv = nullptr;        // fp32 [Hq, T, 64]
-  float* mqk = nullptr;
-  float* gamma = nullptr;       // fp32 [Hq, slots, K]
+  float* factors = nullptr;     // [Hq, slots] factor blocks
   int* fault = nullptr;         // set to 1 when cu_seqlens is inconsistent (zeroed before the launch)
 };
 
@@ -45,12 +54,7 @@ struct StatePassParams {
   const float* initial_state = nullptr;  // fp32 [N, Hv, V, K] or null
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
   float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
-  const float* qg = nullptr;
-  const float* kb = nullptr;
-  const float* kend = nullptr;
-  const float* tinv = nullptr;
-  const float* mqk = nullptr;
-  const float* gamma = nullptr;
+  const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault = nullptr;   // phase 1's verdict on cu_seqlens
 };
 

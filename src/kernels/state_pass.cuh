@@ -13,24 +13,31 @@
 namespace gdn2::kernels::state_pass {
 
 constexpr int kThreads = 512;       // 16 warps: enough independent tiles in flight per SM
-constexpr int kLdKend = kK + 8;     // Kend stays token-major; read transposed, conflict-free
 
-// Operands in the vector layout of device_common.cuh (perm16 + swizzle, TF32 values): the factors
-// as phase 1 wrote them, the state and the products R, U stored transposed (n-major) as B^T.
+// The factor groups of a chunk, in order of use, each one bulk copy of a contiguous piece of the
+// chunk's factor block (kernel_params.h) into the same layout here, completing on its own barrier.
+enum Group { kGroupKb, kGroupT, kGroupQgM, kGroupKendGamma, kGroups };
+__host__ __device__ constexpr int group_begin(int grp) {
+  return grp == kGroupKb ? factor_block::kKb : grp == kGroupT ? factor_block::kT
+       : grp == kGroupQgM ? factor_block::kQg : factor_block::kKendT;
+}
+__host__ __device__ constexpr int group_end(int grp) {
+  return grp == kGroupKb ? factor_block::kT : grp == kGroupT ? factor_block::kQg
+       : grp == kGroupQgM ? factor_block::kKendT : factor_block::kFloats;
+}
+
+// The factor block (A operands, fragment-major, TF32) followed by the products this CTA forms,
+// stored as B operands (fragment-major, TF32): the state slice S, R and U.
 template <int kSliceV>
 struct Smem {
-  float kb[kC * kK];          // A of R = w*v - Kb S
-  float qg[kC * kK];          // A of Qg S
-  float t[kC * kC];           // A of U = T R
-  float m[kC * kC];           // A of M U
-  float kend[kC * kLdKend];   // A^T of Kend^T U
-  float st[kSliceV * kK];     // S^T: the state slice as the B operand (TF32 copy)
-  float rt[kSliceV * kC];     // R^T
-  float ut[kSliceV * kC];     // U^T
-  float gamma[kK];
+  float factors[factor_block::kFloats];
+  float st[kSliceV * kK];     // S  [K][kSliceV]  (8 k-pairs per n8 tile)
+  float rt[kSliceV * kC];     // R  [64][kSliceV] (4 k-pairs per n8 tile)
+  float ut[kSliceV * kC];     // U  [64][kSliceV]
+  uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
-// One chunk of the sequence: its first token, length and gamma slot.
+// One chunk of the sequence: its first token, length and factor slot.
 struct ChunkRef {
   int64_t t0;
   int len;
@@ -41,58 +48,15 @@ __device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_
   return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
 }
 
-// Rows [0, 64) of a [rows][width] factor into shared memory with 16-byte asynchronous copies; rows
-// past the chunk's end are zero-filled, so they add exact zeros. `swizzled`: the operand layout's
-// chunk swizzle (the k permutation is already in global memory); otherwise a plain row stride ld.
-__device__ __forceinline__ void copy_rows(float* dst, int ld, bool swizzled, const float* src, int width, int len) {
-  const int chunks = width / 4;
-  for (int idx = threadIdx.x; idx < kC * chunks; idx += kThreads) {
-    const int r = idx / chunks, q = idx % chunks;
-    const int dq = swizzled ? swizzle_chunk(r, q) : q;
-    cp_async_16(dst + r * ld + 4 * dq, src + int64_t(r < len ? r : 0) * width + 4 * q, r < len ? 16 : 0);
-  }
-}
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most two groups of copies are still in flight. The four factor groups below are
-// issued in the order they are used, each as soon as its buffer is free, and the kernel keeps
-// exactly three in flight before each step: "the oldest group" is always the one the step needs.
-__device__ __forceinline__ void wait_oldest_group() { asm volatile("cp.async.wait_group 2;\n" ::); }
-
-// The four factor groups of a chunk, in order of use. An absent chunk commits an empty group, which
-// keeps the count of groups in flight the same on every step.
-enum class Factors { kKb, kT, kQgM, kKendGamma };
+// Thread 0: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
+// a CTA barrier after its last reader).
 template <int kSliceV>
-__device__ __forceinline__ void issue_factors(Factors which, const StatePassParams& p, int hk,
-                                              ChunkRef ch, bool present, Smem<kSliceV>& sm) {
-  if (present) {
-    const int64_t row0 = int64_t(hk) * p.seq.T + ch.t0;
-    switch (which) {
-      case Factors::kKb: copy_rows(sm.kb, kK, true, p.kb + row0 * kK, kK, ch.len); break;
-      case Factors::kT: copy_rows(sm.t, kC, true, p.tinv + row0 * kC, kC, ch.len); break;
-      case Factors::kQgM:
-        copy_rows(sm.qg, kK, true, p.qg + row0 * kK, kK, ch.len);
-        copy_rows(sm.m, kC, true, p.mqk + row0 * kC, kC, ch.len);
-        break;
-      case Factors::kKendGamma:
-        copy_rows(sm.kend, kLdKend, false, p.kend + row0 * kK, kK, ch.len);
-        if (threadIdx.x < kK / 4)
-          cp_async_16(sm.gamma + threadIdx.x * 4, p.gamma + (int64_t(hk) * p.slots + ch.slot) * kK + threadIdx.x * 4, 16);
-        break;
-    }
-  }
-  commit_copies();
-}
-
-// Accumulator fragment of an m16n8 tile at (row0, col0) of a [rows][n] product, stored transposed
-// into an operand tile (n-major, k = row) as TF32.
-__device__ __forceinline__ void store_tile_transposed(float* dst, int ld, int row0, int col0, const float (&acc)[4],
-                                                      int lane) {
-  const int g = lane >> 2, t = lane & 3;
-  const int r = row0 + g, c = col0 + 2 * t;
-  dst[operand_offset(c, r, ld)] = round_tf32(acc[0]);
-  dst[operand_offset(c + 1, r, ld)] = round_tf32(acc[1]);
-  dst[operand_offset(c, r + 8, ld)] = round_tf32(acc[2]);
-  dst[operand_offset(c + 1, r + 8, ld)] = round_tf32(acc[3]);
+__device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, int hk, const ChunkRef& ch,
+                                            Smem<kSliceV>& sm) {
+  const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
+  fence_proxy_async();
+  bulk_load(sm.factors + group_begin(grp), block + group_begin(grp),
+            uint32_t(group_end(grp) - group_begin(grp)) * uint32_t(sizeof(float)), &sm.full[grp]);
 }
 
 // The fault path: this CTA's slice of output rows s, s + N, s + 2N, ... (together the CTAs of all
@@ -115,9 +79,16 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   constexpr int kWarps = kThreads / 32;
   constexpr int kRowTiles = kTiles * (kC / 16) / kWarps;   // per warp in the [64][kSliceV] products
   constexpr int kStateTiles = kTiles * (kK / 16) / kWarps; // per warp in the [K][kSliceV] state
+  constexpr int kStatePairs = kK / 16, kChunkPairs = kC / 16;  // k-pairs per n8 tile of S; of R, U
   static_assert(kRowTiles >= 1 && kStateTiles >= 1, "slice too narrow for the warp count");
   extern __shared__ float4 smem_raw[];
   Smem<kSliceV>& sm = *reinterpret_cast<Smem<kSliceV>*>(smem_raw);
+  const float* kb = sm.factors + factor_block::kKb;
+  const float* tinv = sm.factors + factor_block::kT;
+  const float* qg = sm.factors + factor_block::kQg;
+  const float* mqk = sm.factors + factor_block::kM;
+  const float* kend_t = sm.factors + factor_block::kKendT;
+  const float* gamma = sm.factors + factor_block::kGamma;
   const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
   const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
   const int v0 = slice * kSliceV;
@@ -131,19 +102,25 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     fill_nan(p, s, h, v0, kSliceV, state_off);
     return;
   }
-  // Copy schedule, per chunk c (one barrier per step; "wait" = wait_oldest_group):
+  // Copy schedule, per chunk c (one CTA barrier per step; "wait X" = the barrier of group X, phase c & 1):
   //   wait Kb(c), sync, issue Kend(c), R;  wait T(c), sync, issue Kb(c+1), U;
   //   wait QgM(c), sync, issue T(c+1), O;  wait Kend(c), sync, issue QgM(c+1), S1.
-  // Each barrier also publishes the previous step's products and frees the buffer refilled next.
-  if (nchunks > 0) {
+  // Each CTA barrier also publishes the previous step's products and frees the buffer refilled next.
+  if (threadIdx.x == 0) {
+    for (int grp = 0; grp < kGroups; ++grp) mbarrier_init(&sm.full[grp], 1);
+    fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && nchunks > 0) {
     const ChunkRef first = chunk_ref(sb, s, 0);
-    issue_factors(Factors::kKb, p, hk, first, true, sm);
-    issue_factors(Factors::kT, p, hk, first, true, sm);
-    issue_factors(Factors::kQgM, p, hk, first, true, sm);
+    issue_group(kGroupKb, p, hk, first, sm);
+    issue_group(kGroupT, p, hk, first, sm);
+    issue_group(kGroupQgM, p, hk, first, sm);
   }
 
-  // This warp's part of the state in fp32 registers: key channels srow, srow + 8, value channels
-  // 8 (sn0 + j) + 2 t (+1). Global layout [V][K]: element (n, c) at n * K + c.
+  // This warp's part of the state in fp32 registers, in the accumulator layout of its tiles of the
+  // [K][kSliceV] product Kend^T U: key channels srow, srow + 8, value channels 8 (sn0 + j) + 2 t (+1).
+  // Global layout [V][K]: element (n, c) at n * K + c.
   const int sm_t = warp / (kTiles / kStateTiles), sn0 = (warp % (kTiles / kStateTiles)) * kStateTiles;
   const int srow = 16 * sm_t + g;
   const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
@@ -155,91 +132,105 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     state[j][1] = h0 ? h0[(col + 1) * kK + srow] : 0.f;
     state[j][2] = h0 ? h0[col * kK + srow + 8] : 0.f;
     state[j][3] = h0 ? h0[(col + 1) * kK + srow + 8] : 0.f;
-    store_tile_transposed(sm.st, kK, 16 * sm_t, 8 * (sn0 + j), state[j], lane);
+    store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
   }
 
-  // This warp's tiles in the [64][kSliceV] products: rows 16 * mt, n8 tiles nt0 ..
+  // This warp's tiles in the [64][kSliceV] products: rows 16 mt .., n8 tiles nt0 ..
   const int mt = warp / (kTiles / kRowTiles), nt0 = (warp % (kTiles / kRowTiles)) * kRowTiles;
-  const float* st_tiles = sm.st + 8 * nt0 * kK;
+  const float* st_tiles = sm.st + nt0 * kStatePairs * 128;
+  // v and w of this thread's accumulator positions, one chunk ahead: rows 16 mt + g (+ 8).
+  const int64_t vw_col = int64_t(h) * kV + v0 + 8 * nt0 + 2 * t;
+  uint32_t vraw[kRowTiles][2], wraw[kRowTiles][2];
+  auto load_vw = [&](const ChunkRef& ch) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int row = 16 * mt + g + 8 * half;
+      const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
+#pragma unroll
+      for (int j = 0; j < kRowTiles; ++j) {
+        vraw[j][half] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.v + off + 8 * j) : 0u;
+        wraw[j][half] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.w + off + 8 * j) : 0u;
+      }
+    }
+  };
+  if (nchunks > 0) load_vw(chunk_ref(sb, s, 0));
+
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const ChunkRef next = chunk_ref(sb, s, c + 1);
     const bool has_next = c + 1 < nchunks;
+    const uint32_t parity = uint32_t(c & 1);
 
-    // w * v at this thread's accumulator positions (zero past the chunk's end).
+    // w * v at this thread's accumulator positions (zero past the chunk's end), then the next chunk's.
     float wv[kRowTiles][4];
 #pragma unroll
     for (int j = 0; j < kRowTiles; ++j)
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const int row = 16 * mt + g + 8 * half;
-        float2 prod = make_float2(0.f, 0.f);
-        if (row < ch.len) {
-          const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
-          const uint32_t vv = *reinterpret_cast<const uint32_t*>(p.v + off);
-          const uint32_t ww = *reinterpret_cast<const uint32_t*>(p.w + off);
-          prod.x = bf16_to_float(uint16_t(vv & 0xffffu)) * bf16_to_float(uint16_t(ww & 0xffffu));
-          prod.y = bf16_to_float(uint16_t(vv >> 16)) * bf16_to_float(uint16_t(ww >> 16));
-        }
-        wv[j][2 * half] = prod.x;
-        wv[j][2 * half + 1] = prod.y;
+        wv[j][2 * half] = bf16_to_float(uint16_t(vraw[j][half] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][half] & 0xffffu));
+        wv[j][2 * half + 1] = bf16_to_float(uint16_t(vraw[j][half] >> 16)) * bf16_to_float(uint16_t(wraw[j][half] >> 16));
       }
+    if (has_next) load_vw(next);
 
     // R = w*v - Kb S
-    wait_oldest_group();
-    __syncthreads();  // Kb landed; the previous chunk's state copy is complete; Kend is free
-    issue_factors(Factors::kKendGamma, p, hk, ch, true, sm);
+    mbarrier_wait(&sm.full[kGroupKb], parity);
+    __syncthreads();  // the previous chunk's state copy is complete; Kend is free
+    if (threadIdx.x == 0) issue_group(kGroupKendGamma, p, hk, ch, sm);
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.kb + 16 * mt * kK, kK, st_tiles, kK, lane);
+      mma_frag<kRowTiles, kStatePairs, kStatePairs>(acc, kb + mt * (kK / 8) * 128, st_tiles, lane);
 #pragma unroll
       for (int j = 0; j < kRowTiles; ++j) {
         const float r[4] = {wv[j][0] - acc[j][0], wv[j][1] - acc[j][1], wv[j][2] - acc[j][2], wv[j][3] - acc[j][3]};
-        store_tile_transposed(sm.rt, kC, 16 * mt, 8 * (nt0 + j), r, lane);
+        store_acc_as_b<kChunkPairs>(sm.rt, mt, nt0 + j, r, lane);
       }
     }
 
     // U = T R (T is lower triangular)
-    wait_oldest_group();
+    mbarrier_wait(&sm.full[kGroupT], parity);
     __syncthreads();
-    issue_factors(Factors::kKb, p, hk, next, has_next, sm);
+    if (threadIdx.x == 0 && has_next) issue_group(kGroupKb, p, hk, next, sm);
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles_vec_lower<kRowTiles>(acc, mt, sm.t + 16 * mt * kC, kC, sm.rt + 8 * nt0 * kC, kC, lane);
+      mma_frag_lower<kRowTiles, kChunkPairs>(acc, mt, tinv + mt * (kC / 8) * 128, sm.rt + nt0 * kChunkPairs * 128,
+                                             lane);
 #pragma unroll
-      for (int j = 0; j < kRowTiles; ++j) store_tile_transposed(sm.ut, kC, 16 * mt, 8 * (nt0 + j), acc[j], lane);
+      for (int j = 0; j < kRowTiles; ++j) store_acc_as_b<kChunkPairs>(sm.ut, mt, nt0 + j, acc[j], lane);
     }
 
     // O = scale (Qg S + M U)
-    wait_oldest_group();
+    mbarrier_wait(&sm.full[kGroupQgM], parity);
     __syncthreads();
-    issue_factors(Factors::kT, p, hk, next, has_next, sm);
+    if (threadIdx.x == 0 && has_next) issue_group(kGroupT, p, hk, next, sm);
     {
       float acc[kRowTiles][4] = {};
-      mma_tf32_tiles_vec<kRowTiles, kK / 16>(acc, sm.qg + 16 * mt * kK, kK, st_tiles, kK, lane);
-      mma_tf32_tiles_vec_lower<kRowTiles>(acc, mt, sm.m + 16 * mt * kC, kC, sm.ut + 8 * nt0 * kC, kC, lane);
+      mma_frag<kRowTiles, kStatePairs, kStatePairs>(acc, qg + mt * (kK / 8) * 128, st_tiles, lane);
+      mma_frag_lower<kRowTiles, kChunkPairs>(acc, mt, mqk + mt * (kC / 8) * 128, sm.ut + nt0 * kChunkPairs * 128,
+                                             lane);
 #pragma unroll
-      for (int j = 0; j < kRowTiles; ++j)
+      for (int half = 0; half < 2; ++half) {
+        const int row = 16 * mt + g + 8 * half;
+        if (row < ch.len) {
+          const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int row = 16 * mt + g + 8 * half;
-          if (row < ch.len) {
-            const int64_t off = ((ch.t0 + row) * p.Hv + h) * kV + v0 + 8 * (nt0 + j) + 2 * t;
+          for (int j = 0; j < kRowTiles; ++j) {
             const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[j][2 * half])) |
                                     (uint32_t(float_to_bf16(p.scale * acc[j][2 * half + 1])) << 16);
-            *reinterpret_cast<uint32_t*>(p.out + off) = packed;
+            *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) = packed;
           }
         }
+      }
     }
 
     // S1 = gamma * S + Kend^T U, this warp's part of the state
-    wait_oldest_group();
+    mbarrier_wait(&sm.full[kGroupKendGamma], parity);
     __syncthreads();  // also: every warp is done reading the state copy (O)
-    issue_factors(Factors::kQgM, p, hk, next, has_next, sm);
+    if (threadIdx.x == 0 && has_next) issue_group(kGroupQgM, p, hk, next, sm);
     {
-      const float gamma_lo = sm.gamma[srow], gamma_hi = sm.gamma[srow + 8];
+      const float gamma_lo = gamma[srow], gamma_hi = gamma[srow + 8];
       float acc[kStateTiles][4] = {};
-      mma_tf32_tiles_kend<kStateTiles>(acc, sm.kend + 16 * sm_t, kLdKend, sm.ut + 8 * sn0 * kC, kC, lane);
+      mma_frag<kStateTiles, kChunkPairs, kChunkPairs>(acc, kend_t + sm_t * (kC / 8) * 128,
+                                                      sm.ut + sn0 * kChunkPairs * 128, lane);
 #pragma unroll
       for (int j = 0; j < kStateTiles; ++j) {
         state[j][0] = gamma_lo * state[j][0] + acc[j][0];
@@ -249,7 +240,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       }
     }
 #pragma unroll
-    for (int j = 0; j < kStateTiles; ++j) store_tile_transposed(sm.st, kK, 16 * sm_t, 8 * (sn0 + j), state[j], lane);
+    for (int j = 0; j < kStateTiles; ++j) store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
   }
   if (p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
