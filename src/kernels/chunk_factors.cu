@@ -20,7 +20,7 @@ struct Smem {
   float k[kC * kLd];
   float bk[kC * kLd];  // b * k, then Left_b for rows >= 16
   float d[kC * kLd];   // per-token decay factors
-  float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p)
+  float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p); first the staging of store_decayed_rows
   float A[kC * kLdC];
   float M[kC * kLdC];
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
@@ -95,35 +95,58 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
 }
 
+__device__ __forceinline__ void sync_threads(int barrier, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(barrier), "r"(threads) : "memory");
+}
+
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
-// the chunk's end are zero). Straight to the chunk's factor block as TF32 A operands.
-__device__ void store_decayed_rows(float* block, const Smem& sm) {
+// the chunk's end are zero), as TF32 A operands. Each group of 128 threads stages 16 rows (tokens)
+// at a time in `right` (free until the off-diagonal blocks) and copies them out as 16-byte vectors.
+__device__ void store_decayed_rows(float* block, Smem& sm) {
+  constexpr int kStageVecs = kBlock * kK / 4;  // 16-byte vectors per 16 rows
+  static_assert(3 * kBlock * kK <= kOffDiagRows * kLd, "staging must fit in `right`");
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
+  if (role > 2) return;
+  float* stage = sm.right + role * kBlock * kK;
+  float4* dst = reinterpret_cast<float4*>(
+      block + (role == 0 ? factor_block::kQg : role == 1 ? factor_block::kKb : factor_block::kKendT));
   float r = 1.f;
-  if (role < 2) {
-    const float* x = role == 0 ? sm.q : sm.bk;
-    float* dst = block + (role == 0 ? factor_block::kQg : factor_block::kKb);
-#pragma unroll 16
-    for (int i = 0; i < kC; ++i) {
-      r *= sm.d[i * kLd + c];
-      dst[frag_a_offset(i, c, kK / 8)] = round_tf32(x[i * kLd + c] * r);
-    }
-    if (role == 0) {
-      // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
-      // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
-      float log2_total = 0.f;
+  for (int step = 0; step < kC / kBlock; ++step) {
+    if (role < 2) {  // rows 16 step .. + 15, forward
+      const float* x = role == 0 ? sm.q : sm.bk;
 #pragma unroll
-      for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
-      block[factor_block::kGamma + c] = exp2f(log2_total);
+      for (int i = 0; i < kBlock; ++i) {
+        const int row = kBlock * step + i;
+        r *= sm.d[row * kLd + c];
+        stage[frag_a_offset(i, c, kK / 8)] = round_tf32(x[row * kLd + c] * r);
+      }
+    } else {  // tokens of block 3 - step, backward: Kend^T rows are channels, its k the tokens
+      const int tb = kC / kBlock - 1 - step;
+#pragma unroll
+      for (int i = kBlock - 1; i >= 0; --i) {
+        const int row = kBlock * tb + i;
+        stage[frag_a_offset(c, i, kBlock / 8)] = round_tf32(sm.k[row * kLd + c] * r);
+        r *= sm.d[row * kLd + c];
+      }
     }
-  } else if (role == 2) {
-    float* dst = block + factor_block::kKendT;
-#pragma unroll 16
-    for (int i = kC - 1; i >= 0; --i) {
-      dst[frag_a_offset(c, i, kC / 8)] = round_tf32(sm.k[i * kLd + c] * r);
-      r *= sm.d[i * kLd + c];
+    sync_threads(1 + role, kK);
+    const float4* src = reinterpret_cast<const float4*>(stage);
+    for (int v = c; v < kStageVecs; v += kK) {
+      // Qg, Kb: row block `step` is contiguous. Kend^T: k-steps 2 tb, 2 tb + 1 of each row block.
+      const int tb = kC / kBlock - 1 - step;
+      const int out = role < 2 ? step * kStageVecs + v : (v / 64) * (kC / 8) * 32 + tb * 64 + v % 64;
+      dst[out] = src[v];
     }
+    sync_threads(1 + role, kK);
+  }
+  if (role == 0) {
+    // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
+    // chunk, and gamma's error compounds along the sequence (docs/algorithm.md).
+    float log2_total = 0.f;
+#pragma unroll
+    for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
+    block[factor_block::kGamma + c] = exp2f(log2_total);
   }
 }
 
@@ -276,11 +299,15 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   }
 }
 
-// T or M (all 64 rows) into the chunk's factor block as a TF32 A operand.
+// T or M (all 64 rows) into the chunk's factor block as a TF32 A operand, one 16-byte vector
+// (lane (g, t) of row block rb, k-step ks) per thread and step.
 __device__ void store_square(const float* src, float* dst) {
-  for (int idx = threadIdx.x; idx < kC * kC; idx += kThreads) {
-    const int r = idx / kC, j = idx % kC;
-    dst[frag_a_offset(r, j, kC / 8)] = round_tf32(src[r * kLdC + j]);
+  for (int v = threadIdx.x; v < kC * kC / 4; v += kThreads) {
+    const int lane = v % 32, ks = (v / 32) % (kC / 8), rb = v / (32 * (kC / 8));
+    const int r = 16 * rb + lane / 4, j = 8 * ks + lane % 4;
+    reinterpret_cast<float4*>(dst)[v] =
+        make_float4(round_tf32(src[r * kLdC + j]), round_tf32(src[(r + 8) * kLdC + j]),
+                    round_tf32(src[r * kLdC + j + 4]), round_tf32(src[(r + 8) * kLdC + j + 4]));
   }
 }
 

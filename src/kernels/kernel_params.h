@@ -22,9 +22,9 @@ struct Sequences {
 // the factors of zero-padded tokens (zero rows, identity rows of T). Block of (slot, hk): hk * slots + slot.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]
-inline constexpr int kT = kKb + kChunk * kHeadDimK;            // T      [64][64]
-inline constexpr int kQg = kT + kChunk * kChunk;               // Qg     [64][K]
-inline constexpr int kM = kQg + kChunk * kHeadDimK;            // M      [64][64]
+inline constexpr int kQg = kKb + kChunk * kHeadDimK;           // Qg     [64][K]
+inline constexpr int kT = kQg + kChunk * kHeadDimK;            // T      [64][64]
+inline constexpr int kM = kT + kChunk * kChunk;                // M      [64][64]
 inline constexpr int kKendT = kM + kChunk * kChunk;            // Kend^T [K][64]
 inline constexpr int kGamma = kKendT + kHeadDimK * kChunk;     // gamma  [K]
 inline constexpr int kFloats = kGamma + kHeadDimK;

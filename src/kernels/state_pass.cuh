@@ -16,14 +16,12 @@ constexpr int kThreads = 512;       // 16 warps: enough independent tiles in fli
 
 // The factor groups of a chunk, in order of use, each one bulk copy of a contiguous piece of the
 // chunk's factor block (kernel_params.h) into the same layout here, completing on its own barrier.
-enum Group { kGroupKb, kGroupT, kGroupQgM, kGroupKendGamma, kGroups };
+enum Group { kGroupKbQg, kGroupT, kGroupMKendGamma, kGroups };
 __host__ __device__ constexpr int group_begin(int grp) {
-  return grp == kGroupKb ? factor_block::kKb : grp == kGroupT ? factor_block::kT
-       : grp == kGroupQgM ? factor_block::kQg : factor_block::kKendT;
+  return grp == kGroupKbQg ? factor_block::kKb : grp == kGroupT ? factor_block::kT : factor_block::kM;
 }
 __host__ __device__ constexpr int group_end(int grp) {
-  return grp == kGroupKb ? factor_block::kT : grp == kGroupT ? factor_block::kQg
-       : grp == kGroupQgM ? factor_block::kKendT : factor_block::kFloats;
+  return grp == kGroupKbQg ? factor_block::kT : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
 }
 
 // The factor block (A operands, fragment-major, TF32) followed by the products this CTA forms,
@@ -102,10 +100,13 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     fill_nan(p, s, h, v0, kSliceV, state_off);
     return;
   }
-  // Copy schedule, per chunk c (one CTA barrier per step; "wait X" = the barrier of group X, phase c & 1):
-  //   wait Kb(c), sync, issue Kend(c), R;  wait T(c), sync, issue Kb(c+1), U;
-  //   wait QgM(c), sync, issue T(c+1), O;  wait Kend(c), sync, issue QgM(c+1), S1.
-  // Each CTA barrier also publishes the previous step's products and frees the buffer refilled next.
+  // Three steps per chunk c, one CTA barrier each ("wait X" = the barrier of group X, phase c & 1):
+  //   wait KbQg(c),  sync, issue MKendGamma(c), R = w*v - Kb S and Qg S;
+  //   wait T(c),     sync, issue KbQg(c+1),     U = T R;
+  //   wait MKend(c), sync, issue T(c+1),        O = scale (Qg S + M U) and S1 = gamma S + Kend^T U.
+  // Each CTA barrier also publishes the previous step's products and frees the buffer refilled
+  // next; every copy has two steps to land. S is read in the first step only, so the last step
+  // may overwrite it.
   if (threadIdx.x == 0) {
     for (int grp = 0; grp < kGroups; ++grp) mbarrier_init(&sm.full[grp], 1);
     fence_barrier_init();
@@ -113,9 +114,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   __syncthreads();
   if (threadIdx.x == 0 && nchunks > 0) {
     const ChunkRef first = chunk_ref(sb, s, 0);
-    issue_group(kGroupKb, p, hk, first, sm);
+    issue_group(kGroupKbQg, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
-    issue_group(kGroupQgM, p, hk, first, sm);
   }
 
   // This warp's part of the state in fp32 registers, in the accumulator layout of its tiles of the
@@ -172,13 +172,15 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       }
     if (has_next) load_vw(next);
 
-    // R = w*v - Kb S
-    mbarrier_wait(&sm.full[kGroupKb], parity);
-    __syncthreads();  // the previous chunk's state copy is complete; Kend is free
-    if (threadIdx.x == 0) issue_group(kGroupKendGamma, p, hk, ch, sm);
+    // R = w*v - Kb S, and the first half of O
+    float out[kRowTiles][4] = {};
+    mbarrier_wait(&sm.full[kGroupKbQg], parity);
+    __syncthreads();  // the previous chunk's state copy is complete; M, Kend are free
+    if (threadIdx.x == 0) issue_group(kGroupMKendGamma, p, hk, ch, sm);
     {
       float acc[kRowTiles][4] = {};
       mma_frag<kRowTiles, kStatePairs, kStatePairs>(acc, kb + mt * (kK / 8) * 128, st_tiles, lane);
+      mma_frag<kRowTiles, kStatePairs, kStatePairs>(out, qg + mt * (kK / 8) * 128, st_tiles, lane);
 #pragma unroll
       for (int j = 0; j < kRowTiles; ++j) {
         const float r[4] = {wv[j][0] - acc[j][0], wv[j][1] - acc[j][1], wv[j][2] - acc[j][2], wv[j][3] - acc[j][3]};
@@ -189,7 +191,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     // U = T R (T is lower triangular)
     mbarrier_wait(&sm.full[kGroupT], parity);
     __syncthreads();
-    if (threadIdx.x == 0 && has_next) issue_group(kGroupKb, p, hk, next, sm);
+    if (threadIdx.x == 0 && has_next) issue_group(kGroupKbQg, p, hk, next, sm);
     {
       float acc[kRowTiles][4] = {};
       mma_frag_lower<kRowTiles, kChunkPairs>(acc, mt, tinv + mt * (kC / 8) * 128, sm.rt + nt0 * kChunkPairs * 128,
@@ -198,15 +200,17 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       for (int j = 0; j < kRowTiles; ++j) store_acc_as_b<kChunkPairs>(sm.ut, mt, nt0 + j, acc[j], lane);
     }
 
-    // O = scale (Qg S + M U)
-    mbarrier_wait(&sm.full[kGroupQgM], parity);
+    // O = scale (Qg S + M U);  S1 = gamma * S + Kend^T U (this warp's part of the state)
+    mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
     __syncthreads();
     if (threadIdx.x == 0 && has_next) issue_group(kGroupT, p, hk, next, sm);
     {
-      float acc[kRowTiles][4] = {};
-      mma_frag<kRowTiles, kStatePairs, kStatePairs>(acc, qg + mt * (kK / 8) * 128, st_tiles, lane);
-      mma_frag_lower<kRowTiles, kChunkPairs>(acc, mt, mqk + mt * (kC / 8) * 128, sm.ut + nt0 * kChunkPairs * 128,
+      mma_frag_lower<kRowTiles, kChunkPairs>(out, mt, mqk + mt * (kC / 8) * 128, sm.ut + nt0 * kChunkPairs * 128,
                                              lane);
+      const float gamma_lo = gamma[srow], gamma_hi = gamma[srow + 8];
+      float acc[kStateTiles][4] = {};
+      mma_frag<kStateTiles, kChunkPairs, kChunkPairs>(acc, kend_t + sm_t * (kC / 8) * 128,
+                                                      sm.ut + sn0 * kChunkPairs * 128, lane);
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
         const int row = 16 * mt + g + 8 * half;
@@ -214,33 +218,21 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
           for (int j = 0; j < kRowTiles; ++j) {
-            const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[j][2 * half])) |
-                                    (uint32_t(float_to_bf16(p.scale * acc[j][2 * half + 1])) << 16);
+            const uint32_t packed = uint32_t(float_to_bf16(p.scale * out[j][2 * half])) |
+                                    (uint32_t(float_to_bf16(p.scale * out[j][2 * half + 1])) << 16);
             *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) = packed;
           }
         }
       }
-    }
-
-    // S1 = gamma * S + Kend^T U, this warp's part of the state
-    mbarrier_wait(&sm.full[kGroupKendGamma], parity);
-    __syncthreads();  // also: every warp is done reading the state copy (O)
-    if (threadIdx.x == 0 && has_next) issue_group(kGroupQgM, p, hk, next, sm);
-    {
-      const float gamma_lo = gamma[srow], gamma_hi = gamma[srow + 8];
-      float acc[kStateTiles][4] = {};
-      mma_frag<kStateTiles, kChunkPairs, kChunkPairs>(acc, kend_t + sm_t * (kC / 8) * 128,
-                                                      sm.ut + sn0 * kChunkPairs * 128, lane);
 #pragma unroll
       for (int j = 0; j < kStateTiles; ++j) {
         state[j][0] = gamma_lo * state[j][0] + acc[j][0];
         state[j][1] = gamma_lo * state[j][1] + acc[j][1];
         state[j][2] = gamma_hi * state[j][2] + acc[j][2];
         state[j][3] = gamma_hi * state[j][3] + acc[j][3];
+        store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
       }
     }
-#pragma unroll
-    for (int j = 0; j < kStateTiles; ++j) store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
   }
   if (p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
