@@ -110,6 +110,14 @@ def copy_bandwidth(torch, nbytes=4 << 30, iters=20):
 # the calls
 
 
+def timed_calls(torch, call, args):
+    """The first call's wall time and result, then --warmup untimed calls and --iters timed ones."""
+    first_ms, result = first_call_ms(torch, call)
+    for _ in range(args.warmup):
+        call()
+    return first_ms, result, event_times_ms(torch, call, args.iters)
+
+
 def ours_fn(gdn2, inp, row):
     q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
     cu, h0, final = inp["cu_seqlens"], inp["initial_state"], row.final_state
@@ -181,10 +189,7 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
 
     call = ours_fn(gdn2, inp, row)
     try:
-        rec["first_call_ms"], result = first_call_ms(torch, call)
-        for _ in range(args.warmup):
-            call()
-        ev = event_times_ms(torch, call, args.iters)
+        rec["first_call_ms"], result, ev = timed_calls(torch, call, args)
         rec["events_us"] = statistics.median(ev) * 1e3
         rec["events_samples_us"] = [round(t * 1e3, 3) for t in ev]
         per_graph = max(1, min(20, int(1000.0 / max(rec["events_us"], 1.0))))
@@ -214,10 +219,7 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
     if fla is not None:
         fcall = fla_fn(fla, inp, row, scale)
         try:
-            rec["fla_first_call_ms"], fla_result = first_call_ms(torch, fcall)
-            for _ in range(args.warmup):
-                fcall()
-            fev = event_times_ms(torch, fcall, args.iters)
+            rec["fla_first_call_ms"], fla_result, fev = timed_calls(torch, fcall, args)
             rec["fla_events_us"] = statistics.median(fev) * 1e3
             rec["speedup_vs_fla"] = rec["fla_events_us"] / rec["events_us"]
             if row.name in SPEC_FLA_MS:

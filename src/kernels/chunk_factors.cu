@@ -57,16 +57,36 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
 // q, k, b*k and the decay factors of the chunk's rows into shared memory; rows past the chunk's
 // end are zero keys and queries with decay factor 1, which keeps every product finite.
 __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch, Smem& sm) {
+  constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
+  constexpr int kGPasses = kC / (kThreads / 32);    // rows of g: 32 threads per row, 4 channels each
   const int tid = threadIdx.x;
-  for (int r = tid / 16; r < kC; r += kThreads / 16) {
-    const int c0 = (tid % 16) * 8;
-    float q[8] = {}, k[8] = {}, b[8] = {};
+  // Every global load first, then the conversions: one memory round trip instead of one per pass.
+  uint4 qv[kVecPasses], kv[kVecPasses], bv[kVecPasses];
+  float4 gv[kGPasses];
+#pragma unroll
+  for (int pass = 0; pass < kVecPasses; ++pass) {
+    const int r = tid / 16 + pass * (kThreads / 16);
+    qv[pass] = kv[pass] = bv[pass] = make_uint4(0u, 0u, 0u, 0u);
     if (r < ch.len) {
-      const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK + c0;
-      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.q + off), q);
-      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.k + off), k);
-      unpack_bf16x8(*reinterpret_cast<const uint4*>(p.b + off), b);
+      const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 16) * 8;
+      qv[pass] = *reinterpret_cast<const uint4*>(p.q + off);
+      kv[pass] = *reinterpret_cast<const uint4*>(p.k + off);
+      bv[pass] = *reinterpret_cast<const uint4*>(p.b + off);
     }
+  }
+#pragma unroll
+  for (int pass = 0; pass < kGPasses; ++pass) {
+    const int r = tid / 32 + pass * (kThreads / 32);
+    gv[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (r < ch.len) gv[pass] = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 32) * 4);
+  }
+#pragma unroll
+  for (int pass = 0; pass < kVecPasses; ++pass) {
+    const int r = tid / 16 + pass * (kThreads / 16), c0 = (tid % 16) * 8;
+    float q[8], k[8], b[8];
+    unpack_bf16x8(qv[pass], q);
+    unpack_bf16x8(kv[pass], k);
+    unpack_bf16x8(bv[pass], b);
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       sm.q[r * kLd + c0 + i] = q[i];
@@ -76,10 +96,10 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
   float log2_sum[4] = {0.f, 0.f, 0.f, 0.f};  // this thread's rows, in token order
   const int c0 = (tid % 32) * 4;
-  for (int r = tid / 32; r < kC; r += kThreads / 32) {
-    float4 g4 = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (r < ch.len) g4 = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + c0);
-    const float g[4] = {g4.x, g4.y, g4.z, g4.w};
+#pragma unroll
+  for (int pass = 0; pass < kGPasses; ++pass) {
+    const int r = tid / 32 + pass * (kThreads / 32);
+    const float g[4] = {gv[pass].x, gv[pass].y, gv[pass].z, gv[pass].w};
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       const float l = decay_log2(g[e]);
@@ -106,6 +126,7 @@ __device__ __forceinline__ void sync_threads(int barrier, int threads) {
 __device__ void store_decayed_rows(float* block, Smem& sm) {
   constexpr int kStageVecs = kBlock * kK / 4;  // 16-byte vectors per 16 rows
   static_assert(3 * kBlock * kK <= kOffDiagRows * kLd, "staging must fit in `right`");
+  static_assert(kThreads / kK == kC / kBlock, "one group of 128 threads per 16-row block");
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
   if (role > 2) return;
   float* stage = sm.right + role * kBlock * kK;
@@ -196,18 +217,16 @@ __device__ void diagonal_blocks(Smem& sm) {
   }
 }
 
-// Rows of block I >= 1 take their left factor P(p, i), p = 16 I - 1 (threads 128..255, one channel
-// each), while threads 0..127 build the first right factor.
-__device__ void left_factors(Smem& sm) {
-  const int c = threadIdx.x - kK;
-  for (int I = 1; I < kC / kBlock; ++I) {
-    float r = 1.f;
+// Rows of block I >= 1 take their left factor P(p, i), p = 16 I - 1: threads 128 I .. 128 I + 127,
+// one channel each, all three blocks at once, while threads 0..127 build the first right factor.
+__device__ void left_factors(Smem& sm, int I) {
+  const int c = threadIdx.x % kK;
+  float r = 1.f;
 #pragma unroll
-    for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
-      r *= sm.d[i * kLd + c];
-      sm.q[i * kLd + c] *= r;
-      sm.bk[i * kLd + c] *= r;
-    }
+  for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
+    r *= sm.d[i * kLd + c];
+    sm.q[i * kLd + c] *= r;
+    sm.bk[i * kLd + c] *= r;
   }
 }
 
@@ -232,7 +251,7 @@ __device__ void off_diagonal_blocks(Smem& sm) {
   for (int I = 1; I < kC / kBlock; ++I) {
     const int cols = I * kBlock;
     if (threadIdx.x < kK) right_factors(sm, I);
-    else if (I == 1 && threadIdx.x < 2 * kK) left_factors(sm);
+    else if (I == 1) left_factors(sm, threadIdx.x / kK);
     __syncthreads();
     const int ntiles = cols / 8;
     for (int tile = warp; tile < 2 * ntiles; tile += kThreads / 32) {

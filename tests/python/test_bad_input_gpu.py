@@ -130,23 +130,20 @@ def small_heads(dim_value):
     return change
 
 
-def small_values(dim_value):
-    """V = dim_value for v, w, output and the states."""
+def value_side(dim, size):
+    """Dimension `dim` = size for v, w, output and the states (1: Hv, 2: V in all of them)."""
     def change(a):
-        for name in ("v", "w", "output"):
-            a[name] = resized(a[name], 2, dim_value)
-        for name in ("initial_state", "final_state"):
-            a[name] = resized(a[name], 2, dim_value)
+        for name in ("v", "w", "output", "initial_state", "final_state"):
+            a[name] = resized(a[name], dim, size)
     return change
+
+
+def small_values(dim_value):
+    return value_side(2, dim_value)
 
 
 def value_heads(hv):
-    def change(a):
-        for name in ("v", "w", "output"):
-            a[name] = resized(a[name], 1, hv)
-        for name in ("initial_state", "final_state"):
-            a[name] = resized(a[name], 1, hv)
-    return change
+    return value_side(1, hv)
 
 
 CASES = [

@@ -108,6 +108,23 @@ def git_commit():
         return "unknown", None
 
 
+def enqueue_without_sync(torch, count, label, step, sync_debug):
+    """step(n) for n < count with host synchronisation forbidden (sync_debug), printing progress;
+    returns the wall time until the device has finished."""
+    if sync_debug != "off":
+        torch.cuda.set_sync_debug_mode(sync_debug)
+    t0 = time.perf_counter()
+    try:
+        for n in range(count):
+            step(n)
+            if (n + 1) % max(1, count // 10) == 0:
+                print(f"  enqueued {n + 1} {label}, {time.perf_counter() - t0:.1f} s", flush=True)
+    finally:
+        torch.cuda.set_sync_debug_mode(0)
+    torch.cuda.synchronize()
+    return time.perf_counter() - t0
+
+
 def main():
     args = parse_args()
     t_start = time.perf_counter()
@@ -253,27 +270,24 @@ def main():
         schedule += [j for j, r in enumerate(rows) if r.spec.weight > k]
     device_launches = torch.zeros((), dtype=torch.int64, device=device)
     host_launches = 0
+
+    def poison_call_compare(r, out, ht, mismatch, nonfinite):
+        out.view.fill_(nan)
+        if ht is not None:
+            ht.view.fill_(nan)
+        r.call(out, ht)
+        r.compare(out, ht, mismatch, nonfinite)
+
+    def launch(n):
+        nonlocal host_launches
+        r = rows[schedule[n % len(schedule)]]
+        poison_call_compare(r, r.out, r.ht, r.mismatch, r.nonfinite)
+        device_launches.add_(1)
+        r.launches += 1
+        host_launches += 1
+
     torch.cuda.synchronize()
-    if args.sync_debug != "off":
-        torch.cuda.set_sync_debug_mode(args.sync_debug)
-    t0 = time.perf_counter()
-    try:
-        for n in range(args.launches):
-            r = rows[schedule[n % len(schedule)]]
-            r.out.view.fill_(nan)
-            if r.ht is not None:
-                r.ht.view.fill_(nan)
-            r.call(r.out, r.ht)
-            r.compare(r.out, r.ht, r.mismatch, r.nonfinite)
-            device_launches.add_(1)
-            r.launches += 1
-            host_launches += 1
-            if (n + 1) % max(1, args.launches // 10) == 0:
-                print(f"  enqueued {n + 1} launches, {time.perf_counter() - t0:.1f} s", flush=True)
-    finally:
-        torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    t_eager = time.perf_counter() - t0
+    t_eager = enqueue_without_sync(torch, args.launches, "launches", launch, args.sync_debug)
 
     launches_exact = (host_launches == args.launches == sum(r.launches for r in rows)
                       == int(device_launches))
@@ -291,11 +305,7 @@ def main():
 
     def graph_body():
         for r in rows:
-            r.g_out.view.fill_(nan)
-            if r.g_ht is not None:
-                r.g_ht.view.fill_(nan)
-            r.call(r.g_out, r.g_ht)
-            r.compare(r.g_out, r.g_ht, r.g_mismatch, r.g_nonfinite)
+            poison_call_compare(r, r.g_out, r.g_ht, r.g_mismatch, r.g_nonfinite)
         replay_count.add_(1)
 
     side = torch.cuda.Stream()
@@ -315,18 +325,8 @@ def main():
         r.g_nonfinite.zero_()
     replay_count.zero_()
     torch.cuda.synchronize()
-    if args.sync_debug != "off":
-        torch.cuda.set_sync_debug_mode(args.sync_debug)
-    t0 = time.perf_counter()
-    try:
-        for n in range(args.graph_replays):
-            graph.replay()
-            if (n + 1) % max(1, args.graph_replays // 10) == 0:
-                print(f"  enqueued {n + 1} graph replays, {time.perf_counter() - t0:.1f} s", flush=True)
-    finally:
-        torch.cuda.set_sync_debug_mode(0)
-    torch.cuda.synchronize()
-    t_graph = time.perf_counter() - t0
+    replay = graph.replay
+    t_graph = enqueue_without_sync(torch, args.graph_replays, "graph replays", lambda n: replay(), args.sync_debug)
     replays_exact = int(replay_count) == args.graph_replays
     if not replays_exact:
         fail(f"graph replays: requested {args.graph_replays}, device counted {int(replay_count)}")
