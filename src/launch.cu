@@ -111,9 +111,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
   int err = int(cudaMemsetAsync(f.fault, 0, sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
-    // Narrow slices only when wide ones would leave SMs idle: every slice reloads the chunk factors.
-    const bool wide_fills_gpu = sh.N * sh.Hv * (kHeadDimV / 64) >= multiprocessor_count(a.q.device);
-    err = wide_fills_gpu ? kernels::launch_state_pass<64>(s, stream) : kernels::launch_state_pass<32>(s, stream);
+    // 32-channel slices when all of them run in one wave (one CTA per SM): more SMs on a few
+    // sequences. Otherwise 64-channel slices: fewer CTAs (each reloads the chunk factors), fewer waves.
+    const bool narrow_one_wave = sh.N * sh.Hv * (kHeadDimV / 32) <= multiprocessor_count(a.q.device);
+    err = narrow_one_wave ? kernels::launch_state_pass<32>(s, stream) : kernels::launch_state_pass<64>(s, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);

@@ -64,7 +64,7 @@ def row_specs():
 
     packed20 = CANONICAL_ROWS[2].lengths  # 20 sequences, 4096 tokens, tails of every kind
     assert len(packed20) == 20 and sum(packed20) == 4096
-    # On 132 SMs (H200), state_pass<64> when N * Hv * 2 >= 132: the v64 column below.
+    # On 132 SMs (H200), state_pass<32> when N * Hv * 4 <= 132, else state_pass<64>: the column below.
     return [
         #    name               lengths                        hq  hv  h0     ht     cu64   w   seed
         Spec("T1-MHA", (1,), 16, 16, False, False, False, 20, 501),               # v32
@@ -195,7 +195,7 @@ def main():
         def __init__(self, spec):
             self.spec = spec
             self.N, self.T = len(spec.lengths), spec.tokens
-            self.variant = 64 if self.N * spec.hv * 2 >= sms else 32
+            self.variant = 32 if self.N * spec.hv * 4 <= sms else 64
             self.inp = make_inputs(spec.lengths, spec.hq, spec.hv, kind="model",
                                    initial_state=spec.initial_state, seed=spec.seed, device="cuda",
                                    cu_dtype=torch.int64 if spec.cu64 else torch.int32,
