@@ -3,7 +3,7 @@
 // and the CUDA runtime only.
 //
 //   chunk_factors (phase 1)            every case
-//   state_pass<32> / state_pass<64>    chosen by N * Hv * 2 >= SM count; each with all four
+//   state_pass<32> / state_pass<64>    chosen by N * Hv * 4 > SM count; each with all four
 //                                      state modes (initial_state and final_state on/off)
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
@@ -515,7 +515,7 @@ int main(int argc, char** argv) {
     std::printf("cannot query the CUDA device\n");
     return 1;
   }
-  std::printf("device %d: sm_%d%d, %d SMs; state_pass<64> when N * Hv * 2 >= %d\n", dev, major, minor,
+  std::printf("device %d: sm_%d%d, %d SMs; state_pass<64> when N * Hv * 4 > %d\n", dev, major, minor,
               sms, sms);
 
   // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
