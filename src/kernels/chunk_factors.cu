@@ -115,51 +115,50 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
 }
 
-__device__ __forceinline__ void sync_threads(int barrier, int threads) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(barrier), "r"(threads) : "memory");
-}
-
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
-// the chunk's end are zero), as TF32 A operands. Each group of 128 threads stages 16 rows (tokens)
-// at a time in `right` (free until the off-diagonal blocks) and copies them out as 16-byte vectors.
+// the chunk's end are zero), as TF32 A operands. Each warp stages its 32 channels of 16 rows
+// (tokens) at a time in `right` (free until the off-diagonal blocks) and copies them out as 16-byte
+// vectors: in the fragment-major layout those 32 channels of 16 rows are 128 whole vectors.
 __device__ void store_decayed_rows(float* block, Smem& sm) {
-  constexpr int kStageVecs = kBlock * kK / 4;  // 16-byte vectors per 16 rows
-  static_assert(3 * kBlock * kK <= kOffDiagRows * kLd, "staging must fit in `right`");
-  static_assert(kThreads / kK == kC / kBlock, "one group of 128 threads per 16-row block");
+  constexpr int kWarpVecs = kBlock * 32 / 4;  // 16-byte vectors per warp and 16 rows
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
   if (role > 2) return;
-  float* stage = sm.right + role * kBlock * kK;
+  const int wr = c / 32, lane = c % 32;  // the warp within its role, and its channels 32 wr ..
+  float* stage = sm.right + (threadIdx.x / 32) * kWarpVecs * 4;
+  static_assert(3 * kK / 32 * kWarpVecs * 4 <= kOffDiagRows * kLd, "staging must fit in `right`");
   float4* dst = reinterpret_cast<float4*>(
       block + (role == 0 ? factor_block::kQg : role == 1 ? factor_block::kKb : factor_block::kKendT));
   float r = 1.f;
   for (int step = 0; step < kC / kBlock; ++step) {
+    const int tb = kC / kBlock - 1 - step;  // Kend^T goes backward over the token blocks
     if (role < 2) {  // rows 16 step .. + 15, forward
       const float* x = role == 0 ? sm.q : sm.bk;
 #pragma unroll
       for (int i = 0; i < kBlock; ++i) {
         const int row = kBlock * step + i;
         r *= sm.d[row * kLd + c];
-        stage[frag_a_offset(i, c, kK / 8)] = round_tf32(x[row * kLd + c] * r);
+        stage[frag_a_offset(i, lane, 4)] = round_tf32(x[row * kLd + c] * r);
       }
-    } else {  // tokens of block 3 - step, backward: Kend^T rows are channels, its k the tokens
-      const int tb = kC / kBlock - 1 - step;
+    } else {  // Kend^T: rows are channels, its k the tokens of block tb
 #pragma unroll
       for (int i = kBlock - 1; i >= 0; --i) {
         const int row = kBlock * tb + i;
-        stage[frag_a_offset(c, i, kBlock / 8)] = round_tf32(sm.k[row * kLd + c] * r);
+        stage[frag_a_offset(lane, i, 2)] = round_tf32(sm.k[row * kLd + c] * r);
         r *= sm.d[row * kLd + c];
       }
     }
-    sync_threads(1 + role, kK);
+    __syncwarp();
     const float4* src = reinterpret_cast<const float4*>(stage);
-    for (int v = c; v < kStageVecs; v += kK) {
-      // Qg, Kb: row block `step` is contiguous. Kend^T: k-steps 2 tb, 2 tb + 1 of each row block.
-      const int tb = kC / kBlock - 1 - step;
-      const int out = role < 2 ? step * kStageVecs + v : (v / 64) * (kC / 8) * 32 + tb * 64 + v % 64;
+#pragma unroll
+    for (int v = lane; v < kWarpVecs; v += 32) {
+      // Qg, Kb: k-steps 4 wr .. 4 wr + 3 of row block `step`, contiguous. Kend^T: k-steps 2 tb,
+      // 2 tb + 1 of row blocks 2 wr, 2 wr + 1.
+      const int out = role < 2 ? (step * (kK / 8) + 4 * wr) * 32 + v
+                               : (2 * wr + v / 64) * (kC / 8) * 32 + tb * 64 + v % 64;
       dst[out] = src[v];
     }
-    sync_threads(1 + role, kK);
+    __syncwarp();
   }
   if (role == 0) {
     // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
@@ -220,6 +219,7 @@ __device__ void diagonal_blocks(Smem& sm) {
 // Rows of block I >= 1 take their left factor P(p, i), p = 16 I - 1: threads 128 I .. 128 I + 127,
 // one channel each, all three blocks at once, while threads 0..127 build the first right factor.
 __device__ void left_factors(Smem& sm, int I) {
+  static_assert(kThreads / kK == kC / kBlock, "one group of 128 threads per 16-row block");
   const int c = threadIdx.x % kK;
   float r = 1.f;
 #pragma unroll
