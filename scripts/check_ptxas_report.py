@@ -15,12 +15,13 @@ def main(path: str) -> int:
     pattern = re.compile(
         r"Function properties for (\S+)\s+(\d+) bytes stack frame, (\d+) bytes spill stores, "
         r"(\d+) bytes spill loads")
-    seen, bad = set(), []
+    seen, bad, functions = set(), [], 0
     for name, stack, stores, loads in pattern.findall(text):
         kernel = next((k for k in KERNELS if k in name), None)
         if kernel is None:
             continue
         seen.add(kernel)
+        functions += 1
         if int(stack) or int(stores) or int(loads):
             bad.append(f"{kernel}: {stack} B stack frame, {stores} B spill stores, {loads} B spill loads")
     missing = [k for k in KERNELS if k not in seen]
@@ -30,7 +31,8 @@ def main(path: str) -> int:
     if bad:
         print("ptxas report: local memory in use:\n  " + "\n  ".join(bad))
         return 1
-    print(f"ptxas report: {len(seen)} kernels, 0 bytes stack frame, 0 bytes spilled")
+    print(f"ptxas report: {len(seen)} kernels ({functions} compiled functions), 0 bytes stack frame, "
+          "0 bytes spilled")
     return 0
 
 
