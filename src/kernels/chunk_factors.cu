@@ -6,6 +6,7 @@
 // One CTA of 512 threads per (chunk slot, key head). The chunk is found from the slot on the device
 // (binary search over cu_seqlens), so no host-built chunk table and no synchronisation is needed.
 #include "kernels/device_common.cuh"
+#include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels {
 namespace {
@@ -117,48 +118,50 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
 
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
-// the chunk's end are zero), as TF32 A operands. Each warp stages its 32 channels of 16 rows
-// (tokens) at a time in `right` (free until the off-diagonal blocks) and copies them out as 16-byte
-// vectors: in the fragment-major layout those 32 channels of 16 rows are 128 whole vectors.
+// the chunk's end are zero), as TF32 K-major operands (wgmma.cuh). Kend^T's row is the thread's
+// channel, so four consecutive tokens are one 16-byte vector of its own. Qg and Kb keep four
+// channels per vector: each warp stages its 32 channels of 16 rows in `right` (free until the
+// off-diagonal blocks; the row index XOR the channel group keeps the stores on distinct banks) and
+// copies them out as vectors, 1 KB contiguous per 8 rows.
 __device__ void store_decayed_rows(float* block, Smem& sm) {
-  constexpr int kWarpVecs = kBlock * 32 / 4;  // 16-byte vectors per warp and 16 rows
+  constexpr int kStage = kBlock * 32;  // floats staged per warp
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
   if (role > 2) return;
-  const int wr = c / 32, lane = c % 32;  // the warp within its role, and its channels 32 wr ..
-  float* stage = sm.right + (threadIdx.x / 32) * kWarpVecs * 4;
-  static_assert(3 * kK / 32 * kWarpVecs * 4 <= kOffDiagRows * kLd, "staging must fit in `right`");
-  float4* dst = reinterpret_cast<float4*>(
-      block + (role == 0 ? factor_block::kQg : role == 1 ? factor_block::kKb : factor_block::kKendT));
   float r = 1.f;
-  for (int step = 0; step < kC / kBlock; ++step) {
-    const int tb = kC / kBlock - 1 - step;  // Kend^T goes backward over the token blocks
-    if (role < 2) {  // rows 16 step .. + 15, forward
-      const float* x = role == 0 ? sm.q : sm.bk;
+  if (role == 2) {
+    float4* dst = reinterpret_cast<float4*>(block + factor_block::kKendT);
+    for (int i4 = kC / 4 - 1; i4 >= 0; --i4) {
+      float x[4];
+#pragma unroll
+      for (int e = 3; e >= 0; --e) {
+        const int row = 4 * i4 + e;
+        x[e] = round_tf32(sm.k[row * kLd + c] * r);
+        r *= sm.d[row * kLd + c];
+      }
+      dst[kmajor_offset(c, 4 * i4, kC) / 4] = make_float4(x[0], x[1], x[2], x[3]);
+    }
+  } else {
+    const int wr = c / 32, lane = c % 32, grp = lane / 4;  // the warp within its role; channel group
+    float* stage = sm.right + (threadIdx.x / 32) * kStage;
+    static_assert(2 * kK / 32 * kStage <= kOffDiagRows * kLd, "staging must fit in `right`");
+    const float* x = role == 0 ? sm.q : sm.bk;
+    float4* dst = reinterpret_cast<float4*>(block + (role == 0 ? factor_block::kQg : factor_block::kKb));
+    for (int step = 0; step < kC / kBlock; ++step) {
 #pragma unroll
       for (int i = 0; i < kBlock; ++i) {
         const int row = kBlock * step + i;
         r *= sm.d[row * kLd + c];
-        stage[frag_a_offset(i, lane, 4)] = round_tf32(x[row * kLd + c] * r);
+        stage[(i / 8) * 256 + grp * 32 + ((i % 8) ^ grp) * 4 + lane % 4] = round_tf32(x[row * kLd + c] * r);
       }
-    } else {  // Kend^T: rows are channels, its k the tokens of block tb
+      __syncwarp();
+      const float4* src = reinterpret_cast<const float4*>(stage);
 #pragma unroll
-      for (int i = kBlock - 1; i >= 0; --i) {
-        const int row = kBlock * tb + i;
-        stage[frag_a_offset(lane, i, 2)] = round_tf32(sm.k[row * kLd + c] * r);
-        r *= sm.d[row * kLd + c];
+      for (int v = lane; v < kStage / 4; v += 32) {  // rows 16 step + 8 half + i8, channels 32 wr + 4 g8 ..
+        const int half = v / 64, g8 = (v / 8) % 8, i8 = v % 8;
+        dst[kmajor_offset(kBlock * step + 8 * half + i8, 32 * wr + 4 * g8, kK) / 4] = src[half * 64 + g8 * 8 + (i8 ^ g8)];
       }
+      __syncwarp();
     }
-    __syncwarp();
-    const float4* src = reinterpret_cast<const float4*>(stage);
-#pragma unroll
-    for (int v = lane; v < kWarpVecs; v += 32) {
-      // Qg, Kb: k-steps 4 wr .. 4 wr + 3 of row block `step`, contiguous. Kend^T: k-steps 2 tb,
-      // 2 tb + 1 of row blocks 2 wr, 2 wr + 1.
-      const int out = role < 2 ? (step * (kK / 8) + 4 * wr) * 32 + v
-                               : (2 * wr + v / 64) * (kC / 8) * 32 + tb * 64 + v % 64;
-      dst[out] = src[v];
-    }
-    __syncwarp();
   }
   if (role == 0) {
     // gamma from the summed log decays: a decay that rounds to 1 per token still counts over the
@@ -318,15 +321,13 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   }
 }
 
-// T or M (all 64 rows) into the chunk's factor block as a TF32 A operand, one 16-byte vector
-// (lane (g, t) of row block rb, k-step ks) per thread and step.
+// T or M (all 64 rows) into the chunk's factor block as a TF32 K-major operand: one 16-byte vector
+// (row r, columns 4 j4 .. 4 j4 + 3) per thread and step, in the order of the block.
 __device__ void store_square(const float* src, float* dst) {
   for (int v = threadIdx.x; v < kC * kC / 4; v += kThreads) {
-    const int lane = v % 32, ks = (v / 32) % (kC / 8), rb = v / (32 * (kC / 8));
-    const int r = 16 * rb + lane / 4, j = 8 * ks + lane % 4;
-    reinterpret_cast<float4*>(dst)[v] =
-        make_float4(round_tf32(src[r * kLdC + j]), round_tf32(src[(r + 8) * kLdC + j]),
-                    round_tf32(src[r * kLdC + j + 4]), round_tf32(src[(r + 8) * kLdC + j + 4]));
+    const int r = (v / 128) * 8 + v % 8, j4 = (v / 8) % (kC / 4);
+    const float4 x = *reinterpret_cast<const float4*>(src + r * kLdC + 4 * j4);
+    reinterpret_cast<float4*>(dst)[v] = make_float4(round_tf32(x.x), round_tf32(x.y), round_tf32(x.z), round_tf32(x.w));
   }
 }
 

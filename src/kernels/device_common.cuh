@@ -1,5 +1,5 @@
 // Internal device helpers shared by the kernels: sequence bounds, bf16 conversion, TF32 tensor-core
-// tiles (mma.sync m16n8k8) and asynchronous global->shared copies.
+// tiles (mma.sync m16n8k8, phase 1) and asynchronous global->shared copies.
 #pragma once
 
 #include <atomic>
@@ -82,79 +82,8 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
     mma_tf32_k8(acc, a + 8 * s * a_cs, a_rs, a_cs, b + 8 * s * b_ks, b_ks, b_ns, lane);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fragment-major operand tiles. Every operand of phase 2's products is stored so that what one
-// lane needs for an mma is one 16-byte vector, and the 32 lanes of a warp read 512 consecutive
-// bytes (no bank conflicts, no address arithmetic beyond a per-lane base and immediates). Values
-// are fp32 already rounded to TF32. Lane = 4 g + t (mma fragment notation above).
-//
-// A operand [rows][8 ksteps]: for row block rb and k-step s, lane (g, t) reads
-//   (g, t) (g + 8, t) (g, t + 4) (g + 8, t + 4)  -- the a0..a3 registers of mma.m16n8k8 --
-// as the vector ((rb * ksteps + s) * 32 + lane) * 4. Phase 1 writes its factors this way.
-__host__ __device__ constexpr int frag_a_offset(int r, int k, int ksteps) {
-  return (((r >> 4) * ksteps + (k >> 3)) * 32 + (r & 7) * 4 + (k & 3)) * 4 + ((r >> 3) & 1) + 2 * ((k >> 2) & 1);
-}
-// B operand [16 kpairs][n]: for n8 tile j and k-steps 2u, 2u + 1, lane (g, t) reads
-//   B(16 u + t + 4 i, 8 j + g), i = 0..3  -- b0 b1 of step 2u, then of step 2u + 1 --
-// as vector `frag_b_slot(lane)` of the 32 at ((j * kpairs + u) * 32) * 4. The slot permutation
-// (bit 3 of the lane into bit 2) keeps every quarter warp's reads on distinct banks and halves
-// the conflicts of the accumulator stores (store_acc_as_b).
-__device__ __forceinline__ int frag_b_slot(int lane) { return lane ^ ((lane >> 1) & 4); }
-__device__ __forceinline__ int frag_b_offset(int k, int n, int kpairs) {
-  return (((n >> 3) * kpairs + (k >> 4)) * 32 + frag_b_slot((n & 7) * 4 + (k & 3))) * 4 + ((k >> 2) & 3);
-}
-
+// fp32 rounded to TF32 (the low 13 bits cleared), as tensor-core operands are stored.
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
-
-__device__ __forceinline__ void mma_tf32_raw(float (&acc)[4], const float4& a, float b0, float b1) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(__float_as_uint(a.x)), "r"(__float_as_uint(a.y)), "r"(__float_as_uint(a.z)), "r"(__float_as_uint(a.w)),
-        "r"(__float_as_uint(b0)), "r"(__float_as_uint(b1)));
-}
-
-// acc[j] += A (one row block, k-steps 0 .. 2 kPairs - 1) * B_j for kTiles consecutive n8 tiles.
-// `a`: the row block's first vector (A with ksteps per row block: a + rb * ksteps * 128);
-// `b`: the first tile's (B with kBPairs pairs per tile: b + nt0 * kBPairs * 128).
-template <int kTiles, int kPairs, int kBPairs>
-__device__ __forceinline__ void mma_frag(float (&acc)[kTiles][4], const float* a, const float* b, int lane) {
-  const float4* av = reinterpret_cast<const float4*>(a) + lane;
-  const float4* bv = reinterpret_cast<const float4*>(b) + frag_b_slot(lane);
-#pragma unroll
-  for (int u = 0; u < kPairs; ++u) {
-    const float4 a0 = av[(2 * u) * 32], a1 = av[(2 * u + 1) * 32];
-#pragma unroll
-    for (int j = 0; j < kTiles; ++j) {
-      const float4 bb = bv[(j * kBPairs + u) * 32];
-      mma_tf32_raw(acc[j], a0, bb.x, bb.y);
-      mma_tf32_raw(acc[j], a1, bb.z, bb.w);
-    }
-  }
-}
-
-// The same for a lower-triangular A whose row block `rb` is zero past k-step 2 rb + 1.
-template <int kTiles, int kBPairs>
-__device__ __forceinline__ void mma_frag_lower(float (&acc)[kTiles][4], int rb, const float* a, const float* b,
-                                               int lane) {
-  switch (rb) {
-    case 0: mma_frag<kTiles, 1, kBPairs>(acc, a, b, lane); break;
-    case 1: mma_frag<kTiles, 2, kBPairs>(acc, a, b, lane); break;
-    case 2: mma_frag<kTiles, 3, kBPairs>(acc, a, b, lane); break;
-    default: mma_frag<kTiles, 4, kBPairs>(acc, a, b, lane); break;
-  }
-}
-
-// The accumulator of the m16n8 tile at row block rb, n8 tile nt of a [rows][n] product, stored as
-// TF32 into a B operand (k = the product's row) with kBPairs pairs per tile.
-template <int kBPairs>
-__device__ __forceinline__ void store_acc_as_b(float* dst, int rb, int nt, const float (&acc)[4], int lane) {
-  const int k = 16 * rb + (lane >> 2), n = 8 * nt + 2 * (lane & 3);
-  dst[frag_b_offset(k, n, kBPairs)] = round_tf32(acc[0]);
-  dst[frag_b_offset(k, n + 1, kBPairs)] = round_tf32(acc[1]);
-  dst[frag_b_offset(k + 8, n, kBPairs)] = round_tf32(acc[2]);
-  dst[frag_b_offset(k + 8, n + 1, kBPairs)] = round_tf32(acc[3]);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Bulk asynchronous copies (TMA, no tensor map) completing on shared-memory barriers.

@@ -18,7 +18,7 @@ struct Sequences {
 
 // The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
 // to TF32, in the order phase 2 consumes them, so that each group is one bulk copy. The matrices
-// are A operands in the fragment-major layout of device_common.cuh; rows past the chunk's end hold
+// are TF32 operands in the K-major layout of wgmma.cuh; rows past the chunk's end hold
 // the factors of zero-padded tokens (zero rows, identity rows of T). Block of (slot, hk): hk * slots + slot.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]

@@ -2,17 +2,22 @@
 //   R = w*v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma * S0 + Kend^T U.
 // Value channels evolve independently, so one CTA owns a slice of kSliceV value channels of one
 // (sequence, value head): the slices of a head run on different SMs with no communication.
-// The fp32 state slice lives in registers in the tensor-core accumulator layout, with a copy in
-// shared memory as the B operand of the next chunk's products.
+//
+// Every product is one warpgroup's wgmma (m64 x kSliceV, TF32) on operands in shared memory
+// (wgmma.cuh): the factor block arrives there by bulk copies; S, R and U are stored there by the
+// warpgroup that forms them. Four warpgroups, each with one role:
+//   0: R = w*v - Kb S, then U = T R;       1: Qg S, then O = scale (Qg S + M U);
+//   2, 3: the fp32 state of key channels 0..63 and 64..127 in registers, S1 = gamma S + Kend^T U.
 //
 // Included by one translation unit per slice width (state_pass_v32.cu, state_pass_v64.cu).
 #pragma once
 
-#include "kernels/device_common.cuh"
+#include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels::state_pass {
 
-constexpr int kThreads = 512;       // 16 warps: enough independent tiles in flight per SM
+constexpr int kThreads = 512;  // four warpgroups
+enum Role { kRoleRU = 0, kRoleOut = 1, kRoleState = 2 };  // warpgroups 2 and 3 share the state role
 
 // The factor groups of a chunk, in order of use, each one bulk copy of a contiguous piece of the
 // chunk's factor block (kernel_params.h) into the same layout here, completing on its own barrier.
@@ -24,8 +29,6 @@ __host__ __device__ constexpr int group_end(int grp) {
   return grp == kGroupKbQg ? factor_block::kT : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
 }
 
-// The factor block (A operands, fragment-major, TF32) followed by the products this CTA forms,
-// stored as B operands (fragment-major, TF32): the state slice S, R and U.
 template <int kSliceV>
 struct Smem {
   float factors[factor_block::kFloats];
@@ -70,15 +73,26 @@ __device__ inline void fill_nan(const StatePassParams& p, int s, int h, int v0, 
     for (int idx = threadIdx.x; idx < width * kK; idx += kThreads) p.final_state[state_off + idx] = __int_as_float(0x7fc00000);
 }
 
+// This thread's accumulator elements of an m64 x kSliceV product, rows row0 + 16 w + g (+ 8), stored
+// as TF32 into a K-major B operand with K = kRows (the product's row is the B operand's k).
+template <int kSliceV, int kRows>
+__device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float (&acc)[kSliceV / 2]) {
+  const int lane = threadIdx.x & 31, k = row0 + 16 * ((threadIdx.x / 32) % 4) + (lane >> 2);
+#pragma unroll
+  for (int j = 0; j < kSliceV / 8; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int e = 0; e < 2; ++e)
+        dst[kmajor_offset(8 * j + 2 * (lane & 3) + e, k + 8 * h, kRows)] = round_tf32(acc[4 * j + 2 * h + e]);
+}
+
+__device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
+
 template <int kSliceV>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
-  constexpr int kTiles = kSliceV / 8;       // n8 tiles across the slice
-  constexpr int kWarps = kThreads / 32;
-  constexpr int kRowTiles = kTiles * (kC / 16) / kWarps;   // per warp in the [64][kSliceV] products
-  constexpr int kStateTiles = kTiles * (kK / 16) / kWarps; // per warp in the [K][kSliceV] state
-  constexpr int kStatePairs = kK / 16, kChunkPairs = kC / 16;  // k-pairs per n8 tile of S; of R, U
-  static_assert(kRowTiles >= 1 && kStateTiles >= 1, "slice too narrow for the warp count");
+  constexpr int kAcc = kSliceV / 2;  // accumulator registers per thread of an m64 x kSliceV product
   extern __shared__ float4 smem_raw[];
   Smem<kSliceV>& sm = *reinterpret_cast<Smem<kSliceV>*>(smem_raw);
   const float* kb = sm.factors + factor_block::kKb;
@@ -90,8 +104,10 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
   const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
   const int v0 = slice * kSliceV;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-  const int g = lane >> 2, t = lane & 3;
+  const int wg = threadIdx.x / 128, lane = threadIdx.x & 31;
+  const int role = wg < kRoleState ? wg : kRoleState;
+  // This thread's accumulator rows (16 w + g, + 8) and first column (2 t) in every n8 tile.
+  const int arow = 16 * ((threadIdx.x / 32) % 4) + (lane >> 2), acol = 2 * (lane & 3);
   const SeqBounds sb = seq_bounds(p.seq, s);
   const int64_t state_off = (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK;
   const int64_t nchunks = (sb.eos - sb.bos + kC - 1) / kC;
@@ -100,13 +116,11 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     fill_nan(p, s, h, v0, kSliceV, state_off);
     return;
   }
-  // Three steps per chunk c, one CTA barrier each ("wait X" = the barrier of group X, phase c & 1):
-  //   wait KbQg(c),  sync, issue MKendGamma(c), R = w*v - Kb S and Qg S;
-  //   wait T(c),     sync, issue KbQg(c+1),     U = T R;
-  //   wait MKend(c), sync, issue T(c+1),        O = scale (Qg S + M U) and S1 = gamma S + Kend^T U.
-  // Each CTA barrier also publishes the previous step's products and frees the buffer refilled
-  // next; every copy has two steps to land. S is read in the first step only, so the last step
-  // may overwrite it.
+  // Per chunk c, two CTA barriers ("wait X" = the barrier of factor group X, phase c & 1):
+  //   sync, issue MKendGamma(c);  RU: wait KbQg(c), R, wait T(c), U;  Out: wait KbQg(c), Qg S;
+  //   sync, issue KbQg(c+1), T(c+1);  Out: wait MKend(c), O;  State: wait MKend(c), S1.
+  // The first barrier publishes S and frees M, Kend^T; the second publishes U and frees Kb, Qg,
+  // T and S (every reader has waited for its products before it).
   if (threadIdx.x == 0) {
     for (int grp = 0; grp < kGroups; ++grp) mbarrier_init(&sm.full[grp], 1);
     fence_barrier_init();
@@ -118,132 +132,123 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     issue_group(kGroupT, p, hk, first, sm);
   }
 
-  // This warp's part of the state in fp32 registers, in the accumulator layout of its tiles of the
-  // [K][kSliceV] product Kend^T U: key channels srow, srow + 8, value channels 8 (sn0 + j) + 2 t (+1).
+  // State role: key channels krow (+ 8) of this warpgroup's half, value channels 8 j + acol (+ 1).
   // Global layout [V][K]: element (n, c) at n * K + c.
-  const int sm_t = warp / (kTiles / kStateTiles), sn0 = (warp % (kTiles / kStateTiles)) * kStateTiles;
-  const int srow = 16 * sm_t + g;
-  const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
-  float state[kStateTiles][4];
+  const int krow = 64 * (wg - kRoleState) + arow;
+  float state[kAcc];
+  if (role == kRoleState) {
+    const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
 #pragma unroll
-  for (int j = 0; j < kStateTiles; ++j) {
-    const int col = 8 * (sn0 + j) + 2 * t;
-    state[j][0] = h0 ? h0[col * kK + srow] : 0.f;
-    state[j][1] = h0 ? h0[(col + 1) * kK + srow] : 0.f;
-    state[j][2] = h0 ? h0[col * kK + srow + 8] : 0.f;
-    state[j][3] = h0 ? h0[(col + 1) * kK + srow + 8] : 0.f;
-    store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
+    for (int j = 0; j < kSliceV / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          state[4 * j + 2 * hh + e] = h0 ? h0[(8 * j + acol + e) * kK + krow + 8 * hh] : 0.f;
+    store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
+    fence_proxy_async();
   }
 
-  // This warp's tiles in the [64][kSliceV] products: rows 16 mt .., n8 tiles nt0 ..
-  const int mt = warp / (kTiles / kRowTiles), nt0 = (warp % (kTiles / kRowTiles)) * kRowTiles;
-  const float* st_tiles = sm.st + nt0 * kStatePairs * 128;
-  // v and w of this thread's accumulator positions, one chunk ahead: rows 16 mt + g (+ 8).
-  const int64_t vw_col = int64_t(h) * kV + v0 + 8 * nt0 + 2 * t;
-  uint32_t vraw[kRowTiles][2], wraw[kRowTiles][2];
+  // RU role: v and w at this thread's accumulator positions, one chunk ahead.
+  const int64_t vw_col = int64_t(h) * kV + v0 + acol;
+  uint32_t vraw[kSliceV / 8][2], wraw[kSliceV / 8][2];
   auto load_vw = [&](const ChunkRef& ch) {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int row = 16 * mt + g + 8 * half;
+    for (int hh = 0; hh < 2; ++hh) {
+      const int row = arow + 8 * hh;
       const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
-      for (int j = 0; j < kRowTiles; ++j) {
-        vraw[j][half] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.v + off + 8 * j) : 0u;
-        wraw[j][half] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.w + off + 8 * j) : 0u;
+      for (int j = 0; j < kSliceV / 8; ++j) {
+        vraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.v + off + 8 * j) : 0u;
+        wraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.w + off + 8 * j) : 0u;
       }
     }
   };
-  if (nchunks > 0) load_vw(chunk_ref(sb, s, 0));
+  if (role == kRoleRU && nchunks > 0) load_vw(chunk_ref(sb, s, 0));
 
+  float acc[kAcc];
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
-    const ChunkRef next = chunk_ref(sb, s, c + 1);
     const bool has_next = c + 1 < nchunks;
     const uint32_t parity = uint32_t(c & 1);
 
-    // w * v at this thread's accumulator positions (zero past the chunk's end), then the next chunk's.
-    float wv[kRowTiles][4];
-#pragma unroll
-    for (int j = 0; j < kRowTiles; ++j)
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        wv[j][2 * half] = bf16_to_float(uint16_t(vraw[j][half] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][half] & 0xffffu));
-        wv[j][2 * half + 1] = bf16_to_float(uint16_t(vraw[j][half] >> 16)) * bf16_to_float(uint16_t(wraw[j][half] >> 16));
-      }
-    if (has_next) load_vw(next);
-
-    // R = w*v - Kb S, and the first half of O
-    float out[kRowTiles][4] = {};
-    mbarrier_wait(&sm.full[kGroupKbQg], parity);
-    __syncthreads();  // the previous chunk's state copy is complete; M, Kend are free
+    __syncthreads();  // S(c) is complete; M and Kend^T are free
     if (threadIdx.x == 0) issue_group(kGroupMKendGamma, p, hk, ch, sm);
-    {
-      float acc[kRowTiles][4] = {};
-      mma_frag<kRowTiles, kStatePairs, kStatePairs>(acc, kb + mt * (kK / 8) * 128, st_tiles, lane);
-      mma_frag<kRowTiles, kStatePairs, kStatePairs>(out, qg + mt * (kK / 8) * 128, st_tiles, lane);
+    if (role == kRoleRU) {
+      // R = w*v - Kb S (w*v is zero past the chunk's end), stored for U = T R
 #pragma unroll
-      for (int j = 0; j < kRowTiles; ++j) {
-        const float r[4] = {wv[j][0] - acc[j][0], wv[j][1] - acc[j][1], wv[j][2] - acc[j][2], wv[j][3] - acc[j][3]};
-        store_acc_as_b<kChunkPairs>(sm.rt, mt, nt0 + j, r, lane);
-      }
+      for (int j = 0; j < kSliceV / 8; ++j)
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          acc[4 * j + 2 * hh] = bf16_to_float(uint16_t(vraw[j][hh] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][hh] & 0xffffu));
+          acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
+        }
+      if (has_next) load_vw(chunk_ref(sb, s, c + 1));
+      mbarrier_wait(&sm.full[kGroupKbQg], parity);
+      wgmma_product<kSliceV, -1, kK, kK, kK / 8>(acc, kb, sm.st);
+      store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
+      fence_proxy_async();
+      sync_warpgroup();  // R is complete
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
+      mbarrier_wait(&sm.full[kGroupT], parity);
+      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, tinv, sm.rt);
+      store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
+      fence_proxy_async();
+    } else if (role == kRoleOut) {
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
+      mbarrier_wait(&sm.full[kGroupKbQg], parity);
+      wgmma_product<kSliceV, 1, kK, kK, kK / 8>(acc, qg, sm.st);
     }
 
-    // U = T R (T is lower triangular)
-    mbarrier_wait(&sm.full[kGroupT], parity);
-    __syncthreads();
-    if (threadIdx.x == 0 && has_next) issue_group(kGroupKbQg, p, hk, next, sm);
-    {
-      float acc[kRowTiles][4] = {};
-      mma_frag_lower<kRowTiles, kChunkPairs>(acc, mt, tinv + mt * (kC / 8) * 128, sm.rt + nt0 * kChunkPairs * 128,
-                                             lane);
-#pragma unroll
-      for (int j = 0; j < kRowTiles; ++j) store_acc_as_b<kChunkPairs>(sm.ut, mt, nt0 + j, acc[j], lane);
+    __syncthreads();  // U is complete; Kb, Qg, T and S are free
+    if (threadIdx.x == 0 && has_next) {
+      const ChunkRef next = chunk_ref(sb, s, c + 1);
+      issue_group(kGroupKbQg, p, hk, next, sm);
+      issue_group(kGroupT, p, hk, next, sm);
     }
-
-    // O = scale (Qg S + M U);  S1 = gamma * S + Kend^T U (this warp's part of the state)
-    mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
-    __syncthreads();
-    if (threadIdx.x == 0 && has_next) issue_group(kGroupT, p, hk, next, sm);
-    {
-      mma_frag_lower<kRowTiles, kChunkPairs>(out, mt, mqk + mt * (kC / 8) * 128, sm.ut + nt0 * kChunkPairs * 128,
-                                             lane);
-      const float gamma_lo = gamma[srow], gamma_hi = gamma[srow + 8];
-      float acc[kStateTiles][4] = {};
-      mma_frag<kStateTiles, kChunkPairs, kChunkPairs>(acc, kend_t + sm_t * (kC / 8) * 128,
-                                                      sm.ut + sn0 * kChunkPairs * 128, lane);
+    if (role == kRoleOut) {  // O = scale (Qg S + M U), rows past the chunk's end not written
+      mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
+      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, mqk, sm.ut);
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int row = 16 * mt + g + 8 * half;
+      for (int hh = 0; hh < 2; ++hh) {
+        const int row = arow + 8 * hh;
         if (row < ch.len) {
           const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
-          for (int j = 0; j < kRowTiles; ++j) {
-            const uint32_t packed = uint32_t(float_to_bf16(p.scale * out[j][2 * half])) |
-                                    (uint32_t(float_to_bf16(p.scale * out[j][2 * half + 1])) << 16);
+          for (int j = 0; j < kSliceV / 8; ++j) {
+            const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh])) |
+                                    (uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh + 1])) << 16);
             *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) = packed;
           }
         }
       }
+    } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
 #pragma unroll
-      for (int j = 0; j < kStateTiles; ++j) {
-        state[j][0] = gamma_lo * state[j][0] + acc[j][0];
-        state[j][1] = gamma_lo * state[j][1] + acc[j][1];
-        state[j][2] = gamma_hi * state[j][2] + acc[j][2];
-        state[j][3] = gamma_hi * state[j][3] + acc[j][3];
-        store_acc_as_b<kStatePairs>(sm.st, sm_t, sn0 + j, state[j], lane);
+      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
+      mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
+      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
+      const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
+#pragma unroll
+      for (int j = 0; j < kSliceV / 8; ++j) {
+        state[4 * j] = gamma_lo * state[4 * j] + acc[4 * j];
+        state[4 * j + 1] = gamma_lo * state[4 * j + 1] + acc[4 * j + 1];
+        state[4 * j + 2] = gamma_hi * state[4 * j + 2] + acc[4 * j + 2];
+        state[4 * j + 3] = gamma_hi * state[4 * j + 3] + acc[4 * j + 3];
       }
+      store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
+      fence_proxy_async();
     }
   }
-  if (p.final_state) {  // straight from the fp32 registers
+  if (role == kRoleState && p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
 #pragma unroll
-    for (int j = 0; j < kStateTiles; ++j) {
-      const int col = 8 * (sn0 + j) + 2 * t;
-      hn[col * kK + srow] = state[j][0];
-      hn[(col + 1) * kK + srow] = state[j][1];
-      hn[col * kK + srow + 8] = state[j][2];
-      hn[(col + 1) * kK + srow + 8] = state[j][3];
-    }
+    for (int j = 0; j < kSliceV / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) hn[(8 * j + acol + e) * kK + krow + 8 * hh] = state[4 * j + 2 * hh + e];
   }
 }
 
