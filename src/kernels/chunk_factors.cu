@@ -89,10 +89,12 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
     unpack_bf16x8(kv[pass], k);
     unpack_bf16x8(bv[pass], b);
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      sm.q[r * kLd + c0 + i] = q[i];
-      sm.k[r * kLd + c0 + i] = k[i];
-      sm.bk[r * kLd + c0 + i] = b[i] * k[i];  // exact: a product of two bf16 fits in fp32
+    for (int h = 0; h < 2; ++h) {
+      const int i = 4 * h, at = r * kLd + c0 + i;
+      *reinterpret_cast<float4*>(sm.q + at) = make_float4(q[i], q[i + 1], q[i + 2], q[i + 3]);
+      *reinterpret_cast<float4*>(sm.k + at) = make_float4(k[i], k[i + 1], k[i + 2], k[i + 3]);
+      // exact: a product of two bf16 fits in fp32
+      *reinterpret_cast<float4*>(sm.bk + at) = make_float4(b[i] * k[i], b[i + 1] * k[i + 1], b[i + 2] * k[i + 2], b[i + 3] * k[i + 3]);
     }
   }
   float log2_sum[4] = {0.f, 0.f, 0.f, 0.f};  // this thread's rows, in token order
@@ -101,18 +103,20 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   for (int pass = 0; pass < kGPasses; ++pass) {
     const int r = tid / 32 + pass * (kThreads / 32);
     const float g[4] = {gv[pass].x, gv[pass].y, gv[pass].z, gv[pass].w};
+    float d[4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
       const float l = decay_log2(g[e]);
       log2_sum[e] += l;
-      sm.d[r * kLd + c0 + e] = exp2f(l);
+      d[e] = exp2f(l);
     }
+    *reinterpret_cast<float4*>(sm.d + r * kLd + c0) = make_float4(d[0], d[1], d[2], d[3]);
   }
 #pragma unroll
   for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
-  for (int i = tid; i < kC * kLdC; i += kThreads) {
-    sm.A[i] = 0.f;
-    sm.M[i] = 0.f;
+  for (int i = tid; i < kC * kLdC / 4; i += kThreads) {
+    reinterpret_cast<float4*>(sm.A)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+    reinterpret_cast<float4*>(sm.M)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
   }
 }
 
@@ -228,23 +232,20 @@ __device__ void left_factors(Smem& sm, int I) {
 #pragma unroll
   for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
     r *= sm.d[i * kLd + c];
-    sm.q[i * kLd + c] *= r;
-    sm.bk[i * kLd + c] *= r;
+    sm.q[i * kLd + c] = round_tf32(sm.q[i * kLd + c] * r);  // rounded once here, not at every read
+    sm.bk[i * kLd + c] = round_tf32(sm.bk[i * kLd + c] * r);
   }
 }
 
-// Right_j = k_j P(j, p) for j <= p = 16 I - 1 (threads 0..127, one channel each). Only block I - 1
-// needs a serial pass: rows of earlier blocks already hold k_j P(j, p - 16) from block row I - 1,
-// and P(j, p) = P(j, p - 16) P(p - 16, p), the last factor being this pass's full product.
+// Right_j = k_j P(j, p) for j <= p = 16 I - 1 (threads 0..127, one channel each), rounded to TF32:
+// one backward pass from p.
 __device__ void right_factors(Smem& sm, int I) {
   const int c = threadIdx.x;
   float r = 1.f;
-#pragma unroll
-  for (int j = I * kBlock - 1; j >= (I - 1) * kBlock; --j) {
-    sm.right[j * kLd + c] = sm.k[j * kLd + c] * r;
+  for (int j = I * kBlock - 1; j >= 0; --j) {
+    sm.right[j * kLd + c] = round_tf32(sm.k[j * kLd + c] * r);
     r *= sm.d[j * kLd + c];
   }
-  for (int j = 0; j < (I - 1) * kBlock; ++j) sm.right[j * kLd + c] *= r;
 }
 
 // Block row I of A and M left of the diagonal: Left (16 x K) times Right^T (K x 16 I) on tensor cores.

@@ -52,26 +52,21 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
   return r;
 }
 
-// acc[16 x 8] += A[16 x 8*KSTEPS] * B[8*KSTEPS x 8] for one warp, operands in shared memory (fp32,
-// rounded to TF32). A(r, k) = a[r * a_rs + k * a_cs], B(k, n) = b[k * b_ks + n * b_ns].
+// acc[16 x 8] += A[16 x 8] * B[8 x 8] for one warp, operands in shared memory, fp32 already rounded
+// to TF32 (round_tf32). A(r, k) = a[r * a_rs + k * a_cs], B(k, n) = b[k * b_ks + n * b_ns].
 // Fragment layout (PTX ISA, mma.m16n8k8 .tf32): g = lane / 4, t = lane % 4;
 //   a: (g, t) (g+8, t) (g, t+4) (g+8, t+4); b: (t, g) (t+4, g);
 //   acc: (g, 2t) (g, 2t+1) (g+8, 2t) (g+8, 2t+1).
 __device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int a_rs, int a_cs,
                                             const float* b, int b_ks, int b_ns, int lane) {
   const int g = lane >> 2, t = lane & 3;
-  uint32_t af[4], bf[2];
-  af[0] = to_tf32(a[g * a_rs + t * a_cs]);
-  af[1] = to_tf32(a[(g + 8) * a_rs + t * a_cs]);
-  af[2] = to_tf32(a[g * a_rs + (t + 4) * a_cs]);
-  af[3] = to_tf32(a[(g + 8) * a_rs + (t + 4) * a_cs]);
-  bf[0] = to_tf32(b[t * b_ks + g * b_ns]);
-  bf[1] = to_tf32(b[(t + 4) * b_ks + g * b_ns]);
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};\n"
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(af[0]), "r"(af[1]), "r"(af[2]), "r"(af[3]), "r"(bf[0]), "r"(bf[1]));
+      : "r"(__float_as_uint(a[g * a_rs + t * a_cs])), "r"(__float_as_uint(a[(g + 8) * a_rs + t * a_cs])),
+        "r"(__float_as_uint(a[g * a_rs + (t + 4) * a_cs])), "r"(__float_as_uint(a[(g + 8) * a_rs + (t + 4) * a_cs])),
+        "r"(__float_as_uint(b[t * b_ks + g * b_ns])), "r"(__float_as_uint(b[(t + 4) * b_ks + g * b_ns])));
 }
 
 // The same over `ksteps` steps of 8 along the reduction dimension.

@@ -49,7 +49,7 @@ __device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_
   return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
 }
 
-// Thread 0: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
+// One thread: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
 // a CTA barrier after its last reader).
 template <int kSliceV>
 __device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, int hk, const ChunkRef& ch,
@@ -126,7 +126,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     fence_barrier_init();
   }
   __syncthreads();
-  if (threadIdx.x == 0 && nchunks > 0) {
+  const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
+                                               // global access in flight for its proxy fence to wait on
+  if (issuer && nchunks > 0) {
     const ChunkRef first = chunk_ref(sb, s, 0);
     issue_group(kGroupKbQg, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
@@ -173,7 +175,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     const uint32_t parity = uint32_t(c & 1);
 
     __syncthreads();  // S(c) is complete; M and Kend^T are free
-    if (threadIdx.x == 0) issue_group(kGroupMKendGamma, p, hk, ch, sm);
+    if (issuer) issue_group(kGroupMKendGamma, p, hk, ch, sm);
     if (role == kRoleRU) {
       // R = w*v - Kb S (w*v is zero past the chunk's end), stored for U = T R
 #pragma unroll
@@ -183,7 +185,6 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           acc[4 * j + 2 * hh] = bf16_to_float(uint16_t(vraw[j][hh] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][hh] & 0xffffu));
           acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
         }
-      if (has_next) load_vw(chunk_ref(sb, s, c + 1));
       mbarrier_wait(&sm.full[kGroupKbQg], parity);
       wgmma_product<kSliceV, -1, kK, kK, kK / 8>(acc, kb, sm.st);
       store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
@@ -195,6 +196,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, tinv, sm.rt);
       store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
+      // The next chunk's v and w only now: the proxy fences above wait for this thread's
+      // outstanding memory accesses, loads included.
+      if (has_next) load_vw(chunk_ref(sb, s, c + 1));
     } else if (role == kRoleOut) {
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
@@ -203,7 +207,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
-    if (threadIdx.x == 0 && has_next) {
+    if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
       issue_group(kGroupKbQg, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
