@@ -120,6 +120,13 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
   }
 }
 
+// Rows row0 .. row0 + 15 of channel c of a [64][K] tile, all loads issued before any use: the
+// running products below are serial chains, and each step must not wait for its own load.
+__device__ __forceinline__ void load_column(const float* tile, int row0, int c, float (&out)[kBlock]) {
+#pragma unroll
+  for (int i = 0; i < kBlock; ++i) out[i] = tile[(row0 + i) * kLd + c];
+}
+
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
 // the chunk's end are zero), as TF32 K-major operands (wgmma.cuh). Kend^T's row is the thread's
@@ -134,15 +141,18 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
   float r = 1.f;
   if (role == 2) {
     float4* dst = reinterpret_cast<float4*>(block + factor_block::kKendT);
-    for (int i4 = kC / 4 - 1; i4 >= 0; --i4) {
-      float x[4];
+    for (int tb = kC / kBlock - 1; tb >= 0; --tb) {
+      float kv[kBlock], dv[kBlock], x[kBlock];
+      load_column(sm.k, kBlock * tb, c, kv);
+      load_column(sm.d, kBlock * tb, c, dv);
 #pragma unroll
-      for (int e = 3; e >= 0; --e) {
-        const int row = 4 * i4 + e;
-        x[e] = round_tf32(sm.k[row * kLd + c] * r);
-        r *= sm.d[row * kLd + c];
+      for (int i = kBlock - 1; i >= 0; --i) {
+        x[i] = round_tf32(kv[i] * r);
+        r *= dv[i];
       }
-      dst[kmajor_offset(c, 4 * i4, kC) / 4] = make_float4(x[0], x[1], x[2], x[3]);
+#pragma unroll
+      for (int i = 0; i < kBlock; i += 4)
+        dst[kmajor_offset(c, kBlock * tb + i, kC) / 4] = make_float4(x[i], x[i + 1], x[i + 2], x[i + 3]);
     }
   } else {
     const int wr = c / 32, lane = c % 32, grp = lane / 4;  // the warp within its role; channel group
@@ -151,11 +161,13 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
     const float* x = role == 0 ? sm.q : sm.bk;
     float4* dst = reinterpret_cast<float4*>(block + (role == 0 ? factor_block::kQg : factor_block::kKb));
     for (int step = 0; step < kC / kBlock; ++step) {
+      float xv[kBlock], dv[kBlock];
+      load_column(x, kBlock * step, c, xv);
+      load_column(sm.d, kBlock * step, c, dv);
 #pragma unroll
       for (int i = 0; i < kBlock; ++i) {
-        const int row = kBlock * step + i;
-        r *= sm.d[row * kLd + c];
-        stage[(i / 8) * 256 + grp * 32 + ((i % 8) ^ grp) * 4 + lane % 4] = round_tf32(x[row * kLd + c] * r);
+        r *= dv[i];
+        stage[(i / 8) * 256 + grp * 32 + ((i % 8) ^ grp) * 4 + lane % 4] = round_tf32(xv[i] * r);
       }
       __syncwarp();
       const float4* src = reinterpret_cast<const float4*>(stage);
@@ -187,16 +199,20 @@ __device__ void diagonal_blocks(Smem& sm) {
   const int pair = threadIdx.x / kLanes, sub = threadIdx.x % kLanes;
   const int blk = pair / kBlock, j = pair % kBlock;
   const int col = blk * kBlock + j;
-  const int i_begin = j & ~(32 / kLanes - 1);  // the warp's first column: uniform across the warp
+  const int i_begin = j & ~(32 / kLanes - 1);  // the warp's first column: rows above it are skipped
   float4 x[kVecs];
 #pragma unroll
   for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
-  for (int i = i_begin; i < kBlock; ++i) {  // uniform trip count: the shuffles need every lane
+  // This lane's partial sums: v[i] of A(i, col), v[16 + i] of M(i, col), over its 16 channels.
+  float v[2 * kBlock];
+#pragma unroll
+  for (int i = 0; i < kBlock; ++i) {
+    v[i] = v[kBlock + i] = 0.f;
+    if (i < i_begin) continue;
     const int row = blk * kBlock + i;
     const float* d = sm.d + row * kLd + 4 * sub;
     const float* bk = sm.bk + row * kLd + 4 * sub;
     const float* q = sm.q + row * kLd + 4 * sub;
-    float a = 0.f, m = 0.f;
 #pragma unroll
     for (int r = 0; r < kVecs; ++r) {
       if (i > j) {
@@ -208,18 +224,30 @@ __device__ void diagonal_blocks(Smem& sm) {
       }
       const float4 bv = *reinterpret_cast<const float4*>(bk + 32 * r);
       const float4 qv = *reinterpret_cast<const float4*>(q + 32 * r);
-      a += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
-      m += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
+      v[i] += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
+      v[kBlock + i] += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
     }
+  }
+  // Reduce-scatter over the 8 lanes of the column (lane bits b2 b1 b0): at each level a lane keeps
+  // half of its values, receives its partner's partial sums of that half and sends the other half.
+  // Afterwards lane (b2, b1, b0) holds the full sums of matrix b2 (A, M), rows 8 b1 + 4 b0 + 0..3.
+  const bool b2 = sub & 4, b1 = sub & 2, b0 = sub & 1;
+  float w16[kBlock], w8[kBlock / 2], w4[kBlock / 4];
 #pragma unroll
-    for (int lanes = 1; lanes < kLanes; lanes *= 2) {
-      a += __shfl_xor_sync(0xffffffffu, a, lanes);
-      m += __shfl_xor_sync(0xffffffffu, m, lanes);
-    }
-    if (sub == 0 && i >= j) {
-      sm.A[row * kLdC + col] = i > j ? a : 0.f;  // A is strictly lower
-      sm.M[row * kLdC + col] = m;
-    }
+  for (int k = 0; k < kBlock; ++k)
+    w16[k] = (b2 ? v[kBlock + k] : v[k]) + __shfl_xor_sync(0xffffffffu, b2 ? v[k] : v[kBlock + k], 4);
+#pragma unroll
+  for (int k = 0; k < kBlock / 2; ++k)
+    w8[k] = (b1 ? w16[8 + k] : w16[k]) + __shfl_xor_sync(0xffffffffu, b1 ? w16[k] : w16[8 + k], 2);
+#pragma unroll
+  for (int k = 0; k < kBlock / 4; ++k)
+    w4[k] = (b0 ? w8[4 + k] : w8[k]) + __shfl_xor_sync(0xffffffffu, b0 ? w8[k] : w8[4 + k], 1);
+#pragma unroll
+  for (int k = 0; k < kBlock / 4; ++k) {
+    const int i = 8 * b1 + 4 * b0 + k, row = blk * kBlock + i;
+    if (i < j) continue;
+    if (b2) sm.M[row * kLdC + col] = w4[k];
+    else sm.A[row * kLdC + col] = i > j ? w4[k] : 0.f;  // A is strictly lower
   }
 }
 
@@ -228,23 +256,34 @@ __device__ void diagonal_blocks(Smem& sm) {
 __device__ void left_factors(Smem& sm, int I) {
   static_assert(kThreads / kK == kC / kBlock, "one group of 128 threads per 16-row block");
   const int c = threadIdx.x % kK;
+  float dv[kBlock], qv[kBlock], bv[kBlock];
+  load_column(sm.d, I * kBlock, c, dv);
+  load_column(sm.q, I * kBlock, c, qv);
+  load_column(sm.bk, I * kBlock, c, bv);
   float r = 1.f;
 #pragma unroll
-  for (int i = I * kBlock; i < (I + 1) * kBlock; ++i) {
-    r *= sm.d[i * kLd + c];
-    sm.q[i * kLd + c] = round_tf32(sm.q[i * kLd + c] * r);  // rounded once here, not at every read
-    sm.bk[i * kLd + c] = round_tf32(sm.bk[i * kLd + c] * r);
+  for (int i = 0; i < kBlock; ++i) {
+    const int row = I * kBlock + i;
+    r *= dv[i];
+    sm.q[row * kLd + c] = round_tf32(qv[i] * r);  // rounded once here, not at every read
+    sm.bk[row * kLd + c] = round_tf32(bv[i] * r);
   }
 }
 
 // Right_j = k_j P(j, p) for j <= p = 16 I - 1 (threads 0..127, one channel each), rounded to TF32:
-// one backward pass from p.
+// one backward pass from p, 16 rows at a time.
 __device__ void right_factors(Smem& sm, int I) {
   const int c = threadIdx.x;
   float r = 1.f;
-  for (int j = I * kBlock - 1; j >= 0; --j) {
-    sm.right[j * kLd + c] = round_tf32(sm.k[j * kLd + c] * r);
-    r *= sm.d[j * kLd + c];
+  for (int blk = I - 1; blk >= 0; --blk) {
+    float kv[kBlock], dv[kBlock];
+    load_column(sm.k, blk * kBlock, c, kv);
+    load_column(sm.d, blk * kBlock, c, dv);
+#pragma unroll
+    for (int i = kBlock - 1; i >= 0; --i) {
+      sm.right[(blk * kBlock + i) * kLd + c] = round_tf32(kv[i] * r);
+      r *= dv[i];
+    }
   }
 }
 
