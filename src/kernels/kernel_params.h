@@ -18,7 +18,7 @@ struct Sequences {
 
 // The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
 // to TF32, in the order phase 2 consumes them, so that each group is one bulk copy. The matrices
-// are TF32 operands in the K-major layout of wgmma.cuh; rows past the chunk's end hold
+// are TF32 operands in the K-major layout below; rows past the chunk's end hold
 // the factors of zero-padded tokens (zero rows, identity rows of T). Block of (slot, hk): hk * slots + slot.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]
@@ -29,6 +29,20 @@ inline constexpr int kKendT = kM + kChunk * kChunk;            // Kend^T [K][64]
 inline constexpr int kGamma = kKendT + kHeadDimK * kChunk;     // gamma  [K]
 inline constexpr int kFloats = kGamma + kHeadDimK;
 }  // namespace factor_block
+
+// The layout of every tensor-core operand, in the factor block and in phase 2's shared memory: K-major,
+// wgmma's canonical layout without swizzle. Core matrices of 8 rows x 4 TF32 values (one 16-byte row
+// each, 128 contiguous bytes), the core matrices of an 8-row group consecutive along K, then the next
+// group. Element (row, k) of a [rows][K] operand is at kmajor_offset(row, k, K) floats; a wgmma
+// descriptor of it has LBO = kLboBytes and SBO = sbo_bytes(K), and k-step s starts s * kStepBytes in.
+namespace kmajor {
+inline constexpr int kLboBytes = 128;                     // next core matrix along K
+constexpr int sbo_bytes(int K) { return 32 * K; }         // next 8-row group
+inline constexpr int kStepBytes = 256;                    // next k-step of 8 values (two core matrices)
+}  // namespace kmajor
+constexpr int kmajor_offset(int row, int k, int K) {
+  return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
+}
 
 // Phase 1: key-side factors of every (chunk, key head). Grid: (slots, Hq).
 struct ChunkFactorsParams {

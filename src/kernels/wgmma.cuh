@@ -1,11 +1,7 @@
 // Warpgroup tensor-core products (wgmma, sm_90a) on TF32 operands in shared memory.
 //
-// Every operand is stored K-major in the canonical layout without swizzle: core matrices of 8 rows
-// x 4 TF32 values (128 contiguous bytes, one row of 16 bytes each), the core matrices of one 8-row
-// group contiguous along K, the groups one after another:
-//   element (row, k) of a [rows][K] operand at kmajor_offset(row, k, K).
-// In the descriptor that is LBO = 128 bytes (next core matrix along K) and SBO = 32 K bytes (next
-// 8-row group); one k-step (8 values of K, two core matrices) starts 256 bytes after the previous.
+// Every operand is stored K-major in the canonical layout without swizzle (kernel_params.h,
+// kmajor_offset), which the descriptors below describe.
 //
 // The accumulator of m64nN (f32) as each thread holds it, for warp w of the warpgroup and lane
 // (g, t) = (lane / 4, lane % 4): acc[4 j + 2 h + e] is element (16 w + g + 8 h, 8 j + 2 t + e).
@@ -17,15 +13,11 @@
 
 namespace gdn2::kernels {
 
-__host__ __device__ constexpr int kmajor_offset(int row, int k, int K) {
-  return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
-}
-
-// Descriptor of the [64 or N][8] tile of k-step `kstep` of a K-major operand starting at `base`.
+// Descriptor of the [64 or N][8] tile of k-step `kstep` of a K-major [rows][K] operand at `base`.
 template <int K>
 __device__ __forceinline__ uint64_t kmajor_desc(const float* base, int kstep) {
-  const uint32_t addr = smem_u32(base) + uint32_t(kstep) * 256u;
-  constexpr uint64_t kLbo = 128 >> 4, kSbo = (32 * K) >> 4;
+  const uint32_t addr = smem_u32(base) + uint32_t(kstep) * uint32_t(kmajor::kStepBytes);
+  constexpr uint64_t kLbo = kmajor::kLboBytes >> 4, kSbo = kmajor::sbo_bytes(K) >> 4;
   return uint64_t((addr & 0x3FFFFu) >> 4) | (kLbo << 16) | (kSbo << 32);  // layout type 0: no swizzle
 }
 
