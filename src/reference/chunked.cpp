@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace gdn2::reference {
@@ -18,6 +20,37 @@ namespace {
 constexpr int kChunk = 64;  // tokens per chunk
 constexpr int kBlock = 16;  // rows per block of A and M
 constexpr float kLog2e = 1.4426950408889634f;
+
+float with_bits(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+uint32_t bits_of(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+// TF32 as cvt.rna.tf32.f32: 10 mantissa bits, round to nearest, ties away from zero.
+float round_tf32(float x) {
+  if (!std::isfinite(x)) return x;
+  return with_bits((bits_of(x) + 0x1000u) & 0xFFFFE000u);
+}
+// bf16: 7 mantissa bits, round to nearest, ties to even.
+float round_bf16(float x) {
+  if (!std::isfinite(x)) return x;
+  const uint32_t b = bits_of(x);
+  return with_bits((b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u);
+}
+// A value as it enters a tensor-core product: in phase 1 (off-diagonal blocks) TF32 unless fp32
+// is asked for; in phase 2 the chosen format.
+float phase1_operand(float x, OperandFormat f) { return f == OperandFormat::kFp32 ? x : round_tf32(x); }
+float phase2_operand(float x, OperandFormat f) {
+  return f == OperandFormat::kTf32 ? round_tf32(x) : f == OperandFormat::kBf16 ? round_bf16(x) : x;
+}
+void round_all(std::vector<float>& v, OperandFormat f) {
+  for (float& x : v) x = phase2_operand(x, f);
+}
 
 // Every decay factor the algorithm forms (a d, or a running product after each multiply) is noted
 // here, so the stats prove the bound 0 <= factor <= 1 without a GPU. NaN and Inf are flagged.
@@ -158,7 +191,8 @@ void diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats
 // P(j, i) = P(p, i) P(j, p), both in [0, 1]. Left_i = x_i P(p, i) (forward product from p + 1,
 // x = b k for A and q for M) and Right_j = k_j P(j, p) (backward product from p); then
 // A[I, 0:16I] = Left_b Right^T and M[I, 0:16I] = Left_q Right^T.
-void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats) {
+void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats,
+                         OperandFormat fmt) {
   const int n = f.len;
   std::vector<float> left_b(kBlock * K), left_q(kBlock * K), right(kChunk * K);
   for (int start = kBlock; start < n; start += kBlock) {
@@ -168,12 +202,12 @@ void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedS
       float r = 1.0f;
       for (int i = start; i < end; ++i) {
         r = times(r, keys.d[i * K + c], stats);
-        left_b[(i - start) * K + c] = keys.bk[i * K + c] * r;
-        left_q[(i - start) * K + c] = keys.q[i * K + c] * r;
+        left_b[(i - start) * K + c] = phase1_operand(keys.bk[i * K + c] * r, fmt);
+        left_q[(i - start) * K + c] = phase1_operand(keys.q[i * K + c] * r, fmt);
       }
       r = 1.0f;
       for (int j = p; j >= 0; --j) {
-        right[j * K + c] = keys.k[j * K + c] * r;
+        right[j * K + c] = phase1_operand(keys.k[j * K + c] * r, fmt);
         r = times(r, keys.d[j * K + c], stats);
       }
     }
@@ -211,38 +245,44 @@ void unit_lower_inverse(ChunkFactors& f) {
 
 // Everything of one (chunk, key head) that does not depend on the values.
 void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& keys,
-                   ChunkFactors& f, ChunkedStats* stats) {
+                   ChunkFactors& f, ChunkedStats* stats, OperandFormat fmt) {
   f.len = len;
   gather_keys(p, t0, len, kh, keys, stats);
   forward_products(keys, p.K, f, stats);
   backward_products(keys, p.K, f, stats);
   diagonal_blocks(keys, p.K, f, stats);
-  off_diagonal_blocks(keys, p.K, f, stats);
+  off_diagonal_blocks(keys, p.K, f, stats, fmt);
   unit_lower_inverse(f);
+  // the factor block as phase 2 reads it (gamma stays fp32)
+  for (auto* x : {&f.Qg, &f.Kb, &f.Kend, &f.M, &f.T}) round_all(*x, fmt);
 }
 
 // Scratch of the value side of one chunk, [len][V] each.
 struct ValueScratch {
-  std::vector<float> R, U, O, S1;
-  ValueScratch(int K, int V) : R(kChunk * V), U(kChunk * V), O(kChunk * V), S1(K * V) {}
+  std::vector<float> R, U, O, S1, Sop;
+  ValueScratch(int K, int V) : R(kChunk * V), U(kChunk * V), O(kChunk * V), S1(K * V), Sop(K * V) {}
 };
 
 // One chunk of one value head; S (the state, [K][V]) goes from S0 to S1 in place.
 //   R = w.v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma . S0 + Kend^T U
 void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std::vector<float>& S,
-                ValueScratch& x, float* out) {
+                ValueScratch& x, float* out, OperandFormat fmt) {
   const int K = p.K, V = p.V, n = f.len;
+  // S, R and U as they enter the products (the fp32 S itself carries on)
+  x.Sop = S;
+  round_all(x.Sop, fmt);
   for (int i = 0; i < n; ++i) {
     float* Ri = &x.R[i * V];
     for (int v = 0; v < V; ++v) Ri[v] = 0.0f;
     for (int c = 0; c < K; ++c) {
       const float kb = f.Kb[i * K + c];
-      const float* S0c = &S[c * V];
+      const float* S0c = &x.Sop[c * V];
       for (int v = 0; v < V; ++v) Ri[v] += kb * S0c[v];
     }
     const size_t row = (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
     for (int v = 0; v < V; ++v) Ri[v] = p.w[row + v] * p.v[row + v] - Ri[v];
   }
+  round_all(x.R, fmt);
 
   for (int i = 0; i < n; ++i) {
     float* Ui = &x.U[i * V];
@@ -253,13 +293,14 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
       for (int v = 0; v < V; ++v) Ui[v] += t * Rj[v];
     }
   }
+  round_all(x.U, fmt);
 
   for (int i = 0; i < n; ++i) {
     float* Oi = &x.O[i * V];
     for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
     for (int c = 0; c < K; ++c) {
       const float qg = f.Qg[i * K + c];
-      const float* S0c = &S[c * V];
+      const float* S0c = &x.Sop[c * V];
       for (int v = 0; v < V; ++v) Oi[v] += qg * S0c[v];
     }
     for (int j = 0; j <= i; ++j) {
@@ -306,7 +347,8 @@ void store_state(const Problem& p, int n, int h, const std::vector<float>& S, fl
 
 }  // namespace
 
-void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats) {
+void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats,
+                 OperandFormat operands) {
   const int K = p.K, V = p.V;
   const int group = p.Hv / p.Hq;
   ChunkKeys keys(K);
@@ -320,9 +362,9 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
       for (int r = 0; r < group; ++r) load_state(p, n, kh * group + r, states[r]);
       for (int64_t t0 = begin; t0 < end; t0 += kChunk) {
         const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
-        chunk_factors(p, t0, len, kh, keys, f, stats);
+        chunk_factors(p, t0, len, kh, keys, f, stats, operands);
         for (int r = 0; r < group; ++r)
-          state_pass(p, t0, kh * group + r, f, states[r], scratch, out);
+          state_pass(p, t0, kh * group + r, f, states[r], scratch, out, operands);
       }
       if (final_state != nullptr)
         for (int r = 0; r < group; ++r) store_state(p, n, kh * group + r, states[r], final_state);

@@ -37,7 +37,15 @@ struct ChunkedStats {
   bool nonfinite_factor = false;  // a NaN or Inf factor appeared (must stay false)
 };
 
+// The format of the tensor-core operands, emulated: kFp32 keeps every value in fp32 (the algorithm
+// alone); kTf32 rounds them as the GPU kernels do (phase 1's left and right factors, the factor
+// block Qg, Kb, Kend, T, M, and phase 2's S, R, U where they enter a product, all to TF32, round to
+// nearest, ties away; fp32 accumulation); kBf16 is the what-if of phase 2 on bf16 operands (the
+// factor block and S, R, U rounded to bf16 instead, ties to even).
+enum class OperandFormat { kFp32, kTf32, kBf16 };
+
 // out: [T, Hv, V]; final_state: [N, Hv, V, K] or null; stats may be null.
-void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats);
+void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats,
+                 OperandFormat operands = OperandFormat::kFp32);
 
 }  // namespace gdn2::reference
