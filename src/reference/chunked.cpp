@@ -230,14 +230,15 @@ void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedS
 
 // T = (I + A)^{-1} by forward substitution, column by column:
 // T_jj = 1, T_ij = -sum_{m=j}^{i-1} A_im T_mj for i > j.
-void unit_lower_inverse(ChunkFactors& f) {
+void unit_lower_inverse(ChunkFactors& f, bool tf32_operands) {
   const int n = f.len;
+  auto op = [&](float x) { return tf32_operands ? round_tf32(x) : x; };
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < j; ++i) f.T[i * n + j] = 0.0f;
     f.T[j * n + j] = 1.0f;
     for (int i = j + 1; i < n; ++i) {
       float s = 0.0f;
-      for (int m = j; m < i; ++m) s += f.A[i * n + m] * f.T[m * n + j];
+      for (int m = j; m < i; ++m) s += op(f.A[i * n + m]) * op(f.T[m * n + j]);
       f.T[i * n + j] = -s;
     }
   }
@@ -245,14 +246,15 @@ void unit_lower_inverse(ChunkFactors& f) {
 
 // Everything of one (chunk, key head) that does not depend on the values.
 void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& keys,
-                   ChunkFactors& f, ChunkedStats* stats, OperandFormat fmt) {
+                   ChunkFactors& f, ChunkedStats* stats, const Emulation& em) {
+  const OperandFormat fmt = em.operands;
   f.len = len;
   gather_keys(p, t0, len, kh, keys, stats);
   forward_products(keys, p.K, f, stats);
   backward_products(keys, p.K, f, stats);
   diagonal_blocks(keys, p.K, f, stats);
   off_diagonal_blocks(keys, p.K, f, stats, fmt);
-  unit_lower_inverse(f);
+  unit_lower_inverse(f, em.tf32_inverse);
   // the factor block as phase 2 reads it (gamma stays fp32)
   for (auto* x : {&f.Qg, &f.Kb, &f.Kend, &f.M, &f.T}) round_all(*x, fmt);
 }
@@ -348,7 +350,7 @@ void store_state(const Problem& p, int n, int h, const std::vector<float>& S, fl
 }  // namespace
 
 void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats,
-                 OperandFormat operands) {
+                 Emulation emulation) {
   const int K = p.K, V = p.V;
   const int group = p.Hv / p.Hq;
   ChunkKeys keys(K);
@@ -362,9 +364,9 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
       for (int r = 0; r < group; ++r) load_state(p, n, kh * group + r, states[r]);
       for (int64_t t0 = begin; t0 < end; t0 += kChunk) {
         const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
-        chunk_factors(p, t0, len, kh, keys, f, stats, operands);
+        chunk_factors(p, t0, len, kh, keys, f, stats, emulation);
         for (int r = 0; r < group; ++r)
-          state_pass(p, t0, kh * group + r, f, states[r], scratch, out, operands);
+          state_pass(p, t0, kh * group + r, f, states[r], scratch, out, emulation.operands);
       }
       if (final_state != nullptr)
         for (int r = 0; r < group; ++r) store_state(p, n, kh * group + r, states[r], final_state);

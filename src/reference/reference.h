@@ -43,9 +43,15 @@ struct ChunkedStats {
 // nearest, ties away; fp32 accumulation); kBf16 is the what-if of phase 2 on bf16 operands (the
 // factor block and S, R, U rounded to bf16 instead, ties to even).
 enum class OperandFormat { kFp32, kTf32, kBf16 };
+struct Emulation {
+  OperandFormat operands = OperandFormat::kFp32;
+  // What-if: every product of the inverse T = (I + A)^{-1} on TF32 operands (the kernels form it in
+  // fp32 on the CUDA cores; tensor cores would round A and T where they enter a product).
+  bool tf32_inverse = false;
+};
 
 // out: [T, Hv, V]; final_state: [N, Hv, V, K] or null; stats may be null.
 void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats* stats,
-                 OperandFormat operands = OperandFormat::kFp32);
+                 Emulation emulation = {});
 
 }  // namespace gdn2::reference

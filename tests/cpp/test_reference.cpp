@@ -671,7 +671,7 @@ TEST(FactorBound, NonFiniteDecayGivesFiniteFactors) {
 // The operand formats (reference.h). With TF32 operands, as the GPU kernels run, the chunked mirror
 // stays within the GPU tests' tolerances (output rounded to bf16 as the kernels write it, state in
 // fp32), on the canonical inputs and on model-like ones; each format loses more than the finer one.
-// The errors are printed: bf16 operands are the what-if of docs/performance.md.
+// The errors are printed: bf16 operands and a TF32 inverse are what-ifs of docs/performance.md.
 TEST(OperandPrecision, Tf32WithinGpuTolerancesAndCoarserFormatsLoseMore) {
   struct Row {
     const char* name;
@@ -680,26 +680,35 @@ TEST(OperandPrecision, Tf32WithinGpuTolerancesAndCoarserFormatsLoseMore) {
   };
   const Row rows[] = {{"gentle, g ~ U[-5, 0]", Inputs::kGentle, {DecayKind::kUniform, -5.0f}},
                       {"model-like, softplus decay", Inputs::kModelLike, {DecayKind::kSoftplus, 0.0f}}};
-  const OperandFormat formats[] = {OperandFormat::kFp32, OperandFormat::kTf32, OperandFormat::kBf16};
-  const char* format_names[] = {"fp32", "tf32", "bf16"};
+  struct Variant {
+    const char* name;
+    Emulation em;
+  };
+  const Variant variants[] = {{"fp32", {OperandFormat::kFp32, false}},
+                              {"tf32", {OperandFormat::kTf32, false}},
+                              {"bf16", {OperandFormat::kBf16, false}},
+                              {"tf32 + tf32 inverse", {OperandFormat::kTf32, true}}};
   for (const Row& r : rows) {
     const Data d = make_data(make_case(r.name, {1024}, r.decay, r.inputs));
     const Problem p = d.problem();
     const Reference ref = run_tokenwise(p, true);
-    double err_out[3], err_state[3];
-    for (int f = 0; f < 3; ++f) {
+    double err_out[4], err_state[4];
+    for (int v = 0; v < 4; ++v) {
       std::vector<float> out(ref.out.size()), state(ref.state.size());
-      chunked_f32(p, out.data(), state.data(), nullptr, formats[f]);
+      chunked_f32(p, out.data(), state.data(), nullptr, variants[v].em);
       for (float& x : out) x = round_to_bf16(x);
-      err_out[f] = rel_error(out, ref.out);
-      err_state[f] = rel_error(state, ref.state);
-      std::printf("  operands %s, %s, T=1024 Hq=Hv=%d: output %.3e (bf16-rounded), final state %.3e\n",
-                  format_names[f], r.name, p.Hv, err_out[f], err_state[f]);
+      err_out[v] = rel_error(out, ref.out);
+      err_state[v] = rel_error(state, ref.state);
+      std::printf("  operands %-19s %s, T=1024 Hq=Hv=%d: output %.3e (bf16-rounded), final state %.3e\n",
+                  variants[v].name, r.name, p.Hv, err_out[v], err_state[v]);
     }
     EXPECT_LE(err_out[1], 4e-3) << r.name;
     EXPECT_LE(err_state[1], 3e-3) << r.name;
     EXPECT_GT(err_state[1], err_state[0]) << r.name;
     EXPECT_GT(err_state[2], err_state[1]) << r.name;
+    // the inverse's rounding is applied (gentle keys make A so small that T rounds the same)
+    if (r.inputs == Inputs::kModelLike) EXPECT_NE(err_state[3], err_state[1]) << r.name;
+    EXPECT_LE(err_state[3], 3e-3) << r.name;
   }
 }
 
