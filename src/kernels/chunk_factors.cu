@@ -6,7 +6,6 @@
 // One CTA of 512 threads per (chunk slot, key head). The chunk is found from the slot on the device
 // (binary search over cu_seqlens), so no host-built chunk table and no synchronisation is needed.
 #include "kernels/device_common.cuh"
-#include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels {
 namespace {
@@ -129,7 +128,7 @@ __device__ __forceinline__ void load_column(const float* tile, int row0, int c, 
 
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
-// the chunk's end are zero), as TF32 K-major operands (wgmma.cuh). Kend^T's row is the thread's
+// the chunk's end are zero), as TF32 K-major operands (kernel_params.h). Kend^T's row is the thread's
 // channel, so four consecutive tokens are one 16-byte vector of its own. Qg and Kb keep four
 // channels per vector: each warp stages its 32 channels of 16 rows in `right` (free until the
 // off-diagonal blocks; the row index XOR the channel group keeps the stores on distinct banks) and
