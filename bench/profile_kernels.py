@@ -29,7 +29,7 @@ def kernel_times_us(fn, calls):
     for evt in prof.events():
         if evt.device_type == torch.autograd.DeviceType.CUDA:
             name = evt.name
-            for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel<64>", "state_pass"):
+            for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_v64", "state_pass"):
                 if short in name:
                     name = short
                     break

@@ -112,9 +112,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     // 32-channel slices when all of them run in one wave (one CTA per SM): more SMs on a few
-    // sequences. Otherwise 64-channel slices: fewer CTAs (each reloads the chunk factors), fewer waves.
+    // sequences. Otherwise 64-channel slices (fewer CTAs, each of which reloads the chunk factors,
+    // and fewer waves), whose kernel keeps the state in registers as the products' A operand.
     const bool narrow_one_wave = sh.N * sh.Hv * (kHeadDimV / 32) <= multiprocessor_count(a.q.device);
-    err = narrow_one_wave ? kernels::launch_state_pass<32>(s, stream) : kernels::launch_state_pass<64>(s, stream);
+    err = narrow_one_wave ? kernels::launch_state_pass_v32(s, stream) : kernels::launch_state_pass_v64(s, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);

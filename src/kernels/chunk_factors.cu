@@ -128,11 +128,13 @@ __device__ __forceinline__ void load_column(const float* tile, int row0, int c, 
 
 // Qg (threads 0..127) and Kb (128..255) from the forward product P(-1, i), gamma, and Kend^T
 // (256..383) from the backward product P(i, last): one channel per thread, all 64 rows (rows past
-// the chunk's end are zero), as TF32 K-major operands (kernel_params.h). Kend^T's row is the thread's
-// channel, so four consecutive tokens are one 16-byte vector of its own. Qg and Kb keep four
-// channels per vector: each warp stages its 32 channels of 16 rows in `right` (free until the
-// off-diagonal blocks; the row index XOR the channel group keeps the stores on distinct banks) and
-// copies them out as vectors, 1 KB contiguous per 8 rows.
+// the chunk's end are zero), as TF32 factor operands (kernel_params.h, factor_offset: K-major, the
+// k index permuted within each 8). Kend^T's row is the thread's channel and its k the token, so
+// tokens 0, 2, 4, 6 (and 1, 3, 5, 7) of each 8 are one 16-byte vector of its own. Qg and Kb keep
+// four channels per vector: thread c of a role computes the channel stored at k position c, each
+// warp stages its 32 positions of 16 rows in `right` (free until the off-diagonal blocks; the row
+// index XOR the position group keeps the stores on distinct banks) and copies them out as vectors,
+// 1 KB contiguous per 8 rows.
 __device__ void store_decayed_rows(float* block, Smem& sm) {
   constexpr int kStage = kBlock * 32;  // floats staged per warp
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
@@ -150,19 +152,22 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
         r *= dv[i];
       }
 #pragma unroll
-      for (int i = 0; i < kBlock; i += 4)
-        dst[kmajor_offset(c, kBlock * tb + i, kC) / 4] = make_float4(x[i], x[i + 1], x[i + 2], x[i + 3]);
+      for (int i = 0; i < kBlock; i += 8) {  // k positions i .. i + 3 hold tokens i, i + 2, i + 4, i + 6
+        dst[kmajor_offset(c, kBlock * tb + i, kC) / 4] = make_float4(x[i], x[i + 2], x[i + 4], x[i + 6]);
+        dst[kmajor_offset(c, kBlock * tb + i + 4, kC) / 4] = make_float4(x[i + 1], x[i + 3], x[i + 5], x[i + 7]);
+      }
     }
   } else {
-    const int wr = c / 32, lane = c % 32, grp = lane / 4;  // the warp within its role; channel group
+    const int wr = c / 32, lane = c % 32, grp = lane / 4;  // the warp within its role; position group
+    const int channel = k_at_position(c);
     float* stage = sm.right + (threadIdx.x / 32) * kStage;
     static_assert(2 * kK / 32 * kStage <= kOffDiagRows * kLd, "staging must fit in `right`");
     const float* x = role == 0 ? sm.q : sm.bk;
     float4* dst = reinterpret_cast<float4*>(block + (role == 0 ? factor_block::kQg : factor_block::kKb));
     for (int step = 0; step < kC / kBlock; ++step) {
       float xv[kBlock], dv[kBlock];
-      load_column(x, kBlock * step, c, xv);
-      load_column(sm.d, kBlock * step, c, dv);
+      load_column(x, kBlock * step, channel, xv);
+      load_column(sm.d, kBlock * step, channel, dv);
 #pragma unroll
       for (int i = 0; i < kBlock; ++i) {
         r *= dv[i];
@@ -360,13 +365,15 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
   }
 }
 
-// T or M (all 64 rows) into the chunk's factor block as a TF32 K-major operand: one 16-byte vector
-// (row r, columns 4 j4 .. 4 j4 + 3) per thread and step, in the order of the block.
+// T or M (all 64 rows) into the chunk's factor block as a TF32 factor operand (factor_offset): one
+// 16-byte vector (row r, k positions 4 j4 .. 4 j4 + 3) per thread and step, in the order of the block.
 __device__ void store_square(const float* src, float* dst) {
   for (int v = threadIdx.x; v < kC * kC / 4; v += kThreads) {
-    const int r = (v / 128) * 8 + v % 8, j4 = (v / 8) % (kC / 4);
-    const float4 x = *reinterpret_cast<const float4*>(src + r * kLdC + 4 * j4);
-    reinterpret_cast<float4*>(dst)[v] = make_float4(round_tf32(x.x), round_tf32(x.y), round_tf32(x.z), round_tf32(x.w));
+    const int r = (v / 128) * 8 + v % 8, p = 4 * ((v / 8) % (kC / 4));
+    const float* x = src + r * kLdC;
+    reinterpret_cast<float4*>(dst)[v] =
+        make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
+                    round_tf32(x[k_at_position(p + 2)]), round_tf32(x[k_at_position(p + 3)]));
   }
 }
 

@@ -93,14 +93,27 @@ __device__ __forceinline__ void fence_barrier_init() {
 // Orders this thread's earlier shared-memory accesses (and, after a CTA barrier, the CTA's) before
 // later asynchronous-proxy writes to the same bytes.
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-// One thread: `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared,
-// counted on `bar` (which this arrival also completes for the current phase once the bytes land).
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+// One arrival on `bar` that also makes the current phase wait for `bytes` more of bulk copies.
+__device__ __forceinline__ void mbarrier_expect_bytes(uint64_t* bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
+}
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared, counted on `bar`
+// (whose phase some thread has told to expect them).
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
                    smem_u32(dst)),
                "l"(src), "r"(bytes), "r"(smem_u32(bar))
                : "memory");
+}
+// One thread: a bulk copy that is the only arrival of the phase of `bar` (which completes once the
+// bytes land).
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+  mbarrier_expect_bytes(bar, bytes);
+  bulk_copy(dst, src, bytes, bar);
+}
+// One arrival on `bar` (release: this thread's earlier accesses are ordered before the phase ends).
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
 }
 // Waits until phase `parity` of `bar` has completed.
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {

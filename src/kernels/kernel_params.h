@@ -18,8 +18,9 @@ struct Sequences {
 
 // The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
 // to TF32, in the order phase 2 consumes them, so that each group is one bulk copy. The matrices
-// are TF32 operands in the K-major layout below; rows past the chunk's end hold
-// the factors of zero-padded tokens (zero rows, identity rows of T). Block of (slot, hk): hk * slots + slot.
+// are TF32 B operands in the K-major layout below, their k index permuted (factor_offset); rows
+// past the chunk's end hold the factors of zero-padded tokens (zero rows, identity rows of T).
+// gamma is in channel order. Block of (slot, hk): hk * slots + slot.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]
 inline constexpr int kQg = kKb + kChunk * kHeadDimK;           // Qg     [64][K]
@@ -43,6 +44,20 @@ inline constexpr int kStepBytes = 256;                    // next k-step of 8 va
 constexpr int kmajor_offset(int row, int k, int K) {
   return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
 }
+
+// Phase 2 takes the A operand of every product from an accumulator in registers (state_pass.cu). A
+// thread holds accumulator columns 2t and 2t + 1 of each n8 tile (t = lane % 4) but feeds A columns
+// t and t + 4 of each k-step of 8, so the product's reduction index k sits at position
+// k_position(k) of its k-step: 2t + e -> t + 4e. The B operands (the factors) are stored with the
+// same permutation; the product is unchanged because both sides use it.
+constexpr int k_position(int k) { return (k & ~7) | ((k & 1) << 2) | ((k & 7) >> 1); }
+// The inverse: the k index stored at position p.
+constexpr int k_at_position(int p) { return (p & ~7) | ((p & 3) << 1) | ((p >> 2) & 1); }
+// Element (row, k) of a factor: K-major with the k index permuted.
+constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k_position(k), K); }
+// A-fragment register r (a0..a3: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)) of k-step s is
+// accumulator element a_from_acc(s, r) of the same thread (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)).
+constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }
 
 // Phase 1: key-side factors of every (chunk, key head). Grid: (slots, Hq).
 struct ChunkFactorsParams {
@@ -88,11 +103,10 @@ enum ValueFlag : int {
 
 // Launchers (one translation unit each). They return the launch's cudaError_t as an int.
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
-// Phase 2 for value slices of kSliceV channels: 32 (state_pass_v32.cu) or 64 (state_pass_v64.cu).
-template <int kSliceV>
-int launch_state_pass(const StatePassParams& p, Stream stream);
-extern template int launch_state_pass<32>(const StatePassParams& p, Stream stream);
-extern template int launch_state_pass<64>(const StatePassParams& p, Stream stream);
+// Phase 2: 32-channel slices, every operand in shared memory (state_pass_v32.cu), or 64-channel
+// slices, the state in registers as the A operand (state_pass_v64.cu).
+int launch_state_pass_v32(const StatePassParams& p, Stream stream);
+int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 }  // namespace gdn2::kernels

@@ -1,5 +1,8 @@
 // The K-major operand layout (src/kernels/kernel_params.h) against what the wgmma descriptors of
-// src/kernels/wgmma.cuh assume of it, and the factor block's split into bulk copies.
+// src/kernels/wgmma.cuh assume of it, the k permutation that lets phase 2 feed accumulators as A
+// operands (checked on a CPU model of wgmma's register fragments), and the factor block's split
+// into bulk copies.
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,9 +15,8 @@ namespace {
 struct Shape {
   int rows, K;
 };
-// Every operand shape the kernels use: Kb and Qg [64][128], T and M [64][64], Kend^T [128][64], and
-// phase 2's S [V slice][128], R and U [V slice][64] for slices of 32 and 64 channels.
-const Shape kShapes[] = {{64, 128}, {64, 64}, {128, 64}, {32, 128}, {32, 64}};
+// Every B operand shape the kernels use: Kb and Qg [64][128], T and M [64][64], Kend^T [128][64].
+const Shape kShapes[] = {{64, 128}, {64, 64}, {128, 64}};
 
 TEST(KMajorLayout, EveryElementHasItsOwnSlot) {
   for (const Shape& s : kShapes) {
@@ -45,6 +47,58 @@ TEST(KMajorLayout, CoreMatricesAndStridesMatchTheDescriptor) {
           EXPECT_EQ(kmajor_offset(r + 8, k, s.K) - off, kmajor::sbo_bytes(s.K) / 4);
         if (k + 8 < s.K)  // the next k-step starts kStepBytes further on
           EXPECT_EQ(kmajor_offset(r, k + 8, s.K) - off, kmajor::kStepBytes / 4);
+      }
+  }
+}
+
+TEST(FactorLayout, KPositionIsAPermutationWithinEachKStep) {
+  for (int k = 0; k < 128; ++k) {
+    EXPECT_EQ(k_position(k) / 8, k / 8);
+    EXPECT_EQ(k_at_position(k_position(k)), k);
+    EXPECT_EQ(k_position(k_at_position(k)), k);
+  }
+  // accumulator columns 2t, 2t + 1 of thread t feed A columns t, t + 4
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_EQ(k_position(2 * t), t);
+    EXPECT_EQ(k_position(2 * t + 1), t + 4);
+  }
+}
+
+// A CPU model of one m64 x N x K product on the tensor cores, A from registers: every thread's A
+// fragments are taken from its accumulator elements (a_from_acc), B is read at the descriptor's
+// k positions of a factor stored with factor_offset. The result must be the plain product
+// X B^T, where X is the accumulator as a matrix [64][K] and B the factor as a matrix [N][K].
+TEST(FactorLayout, AccumulatorAsAOperandTimesPermutedFactorIsTheProduct) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> small(-4, 4);  // exact in float
+  for (const Shape& b : kShapes) {
+    const int N = b.rows, K = b.K;
+    std::vector<float> x(size_t(64) * K), bl(size_t(N) * K), stored(size_t(N) * K);
+    for (float& v : x) v = float(small(rng));
+    for (float& v : bl) v = float(small(rng));
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < K; ++k) stored[size_t(factor_offset(n, k, K))] = bl[size_t(n) * K + k];
+    // accumulator element i of thread (w, g, t): (16 w + g + 8 h, 8 j + 2 t + e), i = 4 j + 2 h + e
+    auto acc_elem = [&](int w, int g, int t, int i) {
+      const int j = i / 4, h = (i / 2) % 2, e = i % 2;
+      return x[size_t(16 * w + g + 8 * h) * K + 8 * j + 2 * t + e];
+    };
+    std::vector<float> d(size_t(64) * N, 0.f);
+    for (int s = 0; s < K / 8; ++s)
+      for (int w = 0; w < 4; ++w)
+        for (int g = 0; g < 8; ++g)
+          for (int t = 0; t < 4; ++t)
+            for (int r = 0; r < 4; ++r) {
+              // register r of the A fragment sits at (16 w + g + 8 (r & 1), k position 8 s + t + 4 (r >> 1))
+              const int m = 16 * w + g + 8 * (r & 1), pos = 8 * s + t + 4 * (r >> 1);
+              const float a = acc_elem(w, g, t, a_from_acc(s, r));
+              for (int n = 0; n < N; ++n) d[size_t(m) * N + n] += a * stored[size_t(kmajor_offset(n, pos, K))];
+            }
+    for (int m = 0; m < 64; ++m)
+      for (int n = 0; n < N; ++n) {
+        float want = 0.f;
+        for (int k = 0; k < K; ++k) want += x[size_t(m) * K + k] * bl[size_t(n) * K + k];
+        ASSERT_EQ(d[size_t(m) * N + n], want) << "B " << N << "x" << K << " at (" << m << ", " << n << ")";
       }
   }
 }

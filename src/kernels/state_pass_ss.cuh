@@ -1,15 +1,16 @@
-// Phase 2: the sequential pass over the chunks of one sequence (docs/algorithm.md, value side):
+// Phase 2 for 32-channel value slices (state_pass_v32.cu): the sequential pass over the chunks of
+// one sequence (docs/algorithm.md, value side):
 //   R = w*v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma * S0 + Kend^T U.
 // Value channels evolve independently, so one CTA owns a slice of kSliceV value channels of one
 // (sequence, value head): the slices of a head run on different SMs with no communication.
 //
 // Every product is one warpgroup's wgmma (m64 x kSliceV, TF32) on operands in shared memory
-// (wgmma.cuh): the factor block arrives there by bulk copies; S, R and U are stored there by the
-// warpgroup that forms them. Four warpgroups, each with one role:
+// (wgmma.cuh): the factor block arrives there by bulk copies (A operands, their k index permuted:
+// kernel_params.h, factor_offset); S, R and U are stored there, with the same permutation of their
+// k index, by the warpgroup that forms them. Four warpgroups, each with one role:
 //   0: R = w*v - Kb S, then U = T R;       1: Qg S, then O = scale (Qg S + M U);
 //   2, 3: the fp32 state of key channels 0..63 and 64..127 in registers, S1 = gamma S + Kend^T U.
-//
-// Included by one translation unit per slice width (state_pass_v32.cu, state_pass_v64.cu).
+
 #pragma once
 
 #include "kernels/wgmma.cuh"
@@ -74,7 +75,8 @@ __device__ inline void fill_nan(const StatePassParams& p, int s, int h, int v0, 
 }
 
 // This thread's accumulator elements of an m64 x kSliceV product, rows row0 + 16 w + g (+ 8), stored
-// as TF32 into a K-major B operand with K = kRows (the product's row is the B operand's k).
+// as TF32 into a B operand with K = kRows (the product's row is the B operand's k, permuted as the
+// factors' k: factor_offset).
 template <int kSliceV, int kRows>
 __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float (&acc)[kSliceV / 2]) {
   const int lane = threadIdx.x & 31, k = row0 + 16 * ((threadIdx.x / 32) % 4) + (lane >> 2);
@@ -84,7 +86,7 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
     for (int h = 0; h < 2; ++h)
 #pragma unroll
       for (int e = 0; e < 2; ++e)
-        dst[kmajor_offset(8 * j + 2 * (lane & 3) + e, k + 8 * h, kRows)] = round_tf32(acc[4 * j + 2 * h + e]);
+        dst[factor_offset(8 * j + 2 * (lane & 3) + e, k + 8 * h, kRows)] = round_tf32(acc[4 * j + 2 * h + e]);
 }
 
 __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
@@ -186,14 +188,14 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
         }
       mbarrier_wait(&sm.full[kGroupKbQg], parity);
-      wgmma_product<kSliceV, -1, kK, kK, kK / 8>(acc, kb, sm.st);
+      wgmma_product_ss<-1, kK, kK, kK / 8>(acc, kb, sm.st);
       store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
       fence_proxy_async();
       sync_warpgroup();  // R is complete
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupT], parity);
-      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, tinv, sm.rt);
+      wgmma_product_ss<1, kC, kC, kC / 8>(acc, tinv, sm.rt);
       store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
       // The next chunk's v and w only now: the proxy fences above wait for this thread's
@@ -203,7 +205,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupKbQg], parity);
-      wgmma_product<kSliceV, 1, kK, kK, kK / 8>(acc, qg, sm.st);
+      wgmma_product_ss<1, kK, kK, kK / 8>(acc, qg, sm.st);
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
@@ -214,7 +216,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
     if (role == kRoleOut) {  // O = scale (Qg S + M U), rows past the chunk's end not written
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
-      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, mqk, sm.ut);
+      wgmma_product_ss<1, kC, kC, kC / 8>(acc, mqk, sm.ut);
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int row = arow + 8 * hh;
@@ -232,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
-      wgmma_product<kSliceV, 1, kC, kC, kC / 8>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
+      wgmma_product_ss<1, kC, kC, kC / 8>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
       const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
 #pragma unroll
       for (int j = 0; j < kSliceV / 8; ++j) {
@@ -261,7 +263,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 namespace gdn2::kernels {
 
 template <int kSliceV>
-int launch_state_pass(const StatePassParams& p, Stream stream) {
+int launch_state_pass_ss(const StatePassParams& p, Stream stream) {
+  static_assert(kSliceV == 32, "the SS products are m64 x n32");
   using state_pass::kThreads;
   const int smem = int(sizeof(state_pass::Smem<kSliceV>));
   static std::atomic<uint64_t> smem_set{0};
