@@ -56,7 +56,9 @@ for step in "${steps[@]}"; do
             "$((SECONDS - start))" "${extra[*]} ${args[*]}" >> "$runs"
           echo "compute-sanitizer $tool $prog: exit $rc, ${errors:-unknown} errors${hazards:+, $hazards racecheck hazards}, $((SECONDS - start)) s"
           grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|FAIL' "$log" | tail -5
-          [ "$rc" -eq 0 ] && [ "${errors:-x}" = 0 ] && [ "${hazards:-0}" = 0 ] || status=1
+          # racecheck prints a hazard summary instead of an error summary
+          if [ "$tool" = racecheck ]; then ok_count=${hazards:-x}; else ok_count=${errors:-x}; fi
+          [ "$rc" -eq 0 ] && [ "$ok_count" = 0 ] && [ "${hazards:-0}" = 0 ] || status=1
         done
       done
       python3 - "$runs" "$OUT/sanitizer_receipt.json" "$OUT/gpu.txt" "$OUT/sanitizer-version.txt" <<'PY' || status=1
@@ -76,8 +78,10 @@ for line in open(runs_path):
                  "exit_code": int(rc), "errors": int(errors) if errors else None,
                  "racecheck_hazards": int(hazards) if hazards else None,
                  "seconds": int(seconds), "log": f"sanitizer-{tool}-{program}.log"})
-clean = bool(runs) and all(r["exit_code"] == 0 and r["errors"] == 0 and not r["racecheck_hazards"]
-                           for r in runs)
+# racecheck reports hazards, not errors: its count must be present and zero instead
+clean = bool(runs) and all(
+    r["exit_code"] == 0 and not r["racecheck_hazards"] and
+    (r["racecheck_hazards"] == 0 if r["tool"] == "racecheck" else r["errors"] == 0) for r in runs)
 receipt = {"what": "compute-sanitizer over build/gdn2_example and build/gdn2_sanitize_matrix",
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "commit": commit, "gpu": read(gpu_path).splitlines()[-1:] or [""],
