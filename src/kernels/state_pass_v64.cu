@@ -14,8 +14,8 @@
 //   - two producer warps: one copies each factor group into shared memory (bulk copies completing
 //     on "full" barriers) as soon as the consumer has released the previous chunk's copy ("empty"
 //     barriers), the other loads the chunk's rows of v and w the same way.
-// Shared memory carries only the factors, v and w, each read once per chunk; no product waits for
-// another warp's stores.
+// Shared memory carries only the factors, v, w (each read once per chunk) and the output tile; the
+// consumer never waits for another warpgroup's products, only for copies and loads.
 #include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels {
