@@ -66,7 +66,9 @@ def make_inputs(lengths, hq, hv, *, kind="model", initial_state=False, decay=Non
     """Inputs of chunk_gdn2 as a dict (q, k, v, g, b, w, cu_seqlens, initial_state).
 
     kind: "gentle" (SPEC canonical distributions) or "model" (see the module docstring).
-    decay: None (the family's own g), ("uniform", lo) for g ~ U[lo, 0], or ("const", c).
+    decay: None (the family's own g), ("uniform", lo) for g ~ U[lo, 0], ("const", c), or
+        ("mixed", lo): g ~ U[-1, 0] except g ~ U[lo, 0] on tokens t with t % 192 in [100, 164), so
+        that some chunks decay gently and others strongly (phase 1 picks its path per chunk).
     b_value: None (the family's own b) or a constant for every entry of b.
     gen_device: where the random numbers are drawn ("cpu" reproduces the canonical rows bit for
     bit; the device is much faster for large problems).
@@ -109,6 +111,11 @@ def make_inputs(lengths, hq, hv, *, kind="model", initial_state=False, decay=Non
             g = rand(kshape) * value  # value = lo < 0: g ~ U[lo, 0]
         elif mode == "const":
             g = torch.full(kshape, float(value), device=gen_device)
+        elif mode == "mixed":
+            g = -rand(kshape)
+            t = torch.arange(T, device=gen_device) % 192
+            strong = ((t >= 100) & (t < 164)).view(T, 1, 1)
+            g = torch.where(strong, rand(kshape) * value, g)
         else:
             raise ValueError(f"unknown decay mode {mode!r}")
     if b_value is not None:

@@ -193,6 +193,168 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// A and M on tensor cores, referenced at each block's middle token (docs/algorithm.md, "The
+// mid-block reference"). Row block I's reference is p_I = 16 I + 7. Every row i of block I gets
+// Left_i = x_i P(p_I, i) (x = q, b*k; for i < p_I the factor is 1 / P(i, p_I)) and
+// Right_i = k_i / P(p_I, i) (for i <= p_I: k_i P(i, p_I)), so that
+//   A(i, j) = sum_c Left_i[c] c_IJ[c] Right_j[c],  c_IJ = P(p_J, p_I) in [0, 1] (c_II = 1),
+// for i in block I, j in block J <= I. Every factor lies within 2^±kMidExp of x or k when each half
+// block decays by at most 2^-kMidExp per channel; chunks that decay faster take the exact path.
+constexpr int kMidRow = kBlock / 2 - 1;     // p_I - 16 I
+constexpr float kMidMinDecay = 0x1p-64f;    // a half block's decay product must stay above this
+constexpr float kMidMaxFactor = 0x1p+96f;   // and every scaled-up factor below this
+constexpr int kBlockPairs = kC / kBlock * (kC / kBlock - 1) / 2;  // (I, J), J < I
+
+// Per-channel decays between the block references, in `right` (free after store_decayed_rows).
+struct MidScales {
+  float lo[kC / kBlock][kK];    // P(16 I - 1, p_I): block I's tokens up to its reference
+  float hi[kC / kBlock][kK];    // P(p_I, 16 I + 15): the tokens after it
+  float pair[kBlockPairs][kK];  // c_IJ for pair I (I - 1) / 2 + J, in fragment order (below)
+};
+static_assert(sizeof(MidScales) <= sizeof(Smem::right), "the scales must fit in `right`");
+
+// One thread's column of the mid-referenced factors: block threadIdx.x / 128, channel
+// threadIdx.x % 128, in registers until the whole CTA has agreed on the path.
+struct MidColumn {
+  float left_q[kBlock], left_b[kBlock], right[kBlock];
+  float lo, hi;  // MidScales::lo, ::hi of this block and channel
+  bool ok;       // the factors are in range (nothing overflows or reaches denormals)
+};
+
+__device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
+  const int row0 = threadIdx.x / kK * kBlock, c = threadIdx.x % kK;
+  float d[kBlock];
+  MidColumn f;
+  load_column(sm.d, row0, c, d);
+  load_column(sm.q, row0, c, f.left_q);
+  load_column(sm.bk, row0, c, f.left_b);
+  load_column(sm.k, row0, c, f.right);
+  float biggest = 0.f;
+  float r = 1.f;  // P(row0 + i, p)
+#pragma unroll
+  for (int i = kMidRow; i >= 0; --i) {
+    const float inv = __frcp_rn(r);
+    f.left_q[i] *= inv;
+    f.left_b[i] *= inv;
+    f.right[i] *= r;
+    biggest = fmaxf(biggest, fmaxf(fabsf(f.left_q[i]), fabsf(f.left_b[i])));
+    if (i > 0) r *= d[i];
+  }
+  const float first = r;  // P(row0, p): the largest factor scaled up on the left is 1 / first
+  f.lo = r * d[0];
+  r = 1.f;  // P(p, row0 + i)
+#pragma unroll
+  for (int i = kMidRow + 1; i < kBlock; ++i) {
+    r *= d[i];
+    f.left_q[i] *= r;
+    f.left_b[i] *= r;
+    f.right[i] *= __frcp_rn(r);
+    biggest = fmaxf(biggest, fabsf(f.right[i]));
+  }
+  f.hi = r;
+  // NaN never passes: fmaxf keeps the number, but a NaN input gives a NaN r or fails the bound below.
+  f.ok = first >= kMidMinDecay && r >= kMidMinDecay && biggest <= kMidMaxFactor;
+  return f;
+}
+
+// The factors in place of q, b*k and k (rounded to TF32), and this block's decays for the scales.
+__device__ __forceinline__ void store_mid_column(const MidColumn& f, Smem& sm) {
+  const int blk = threadIdx.x / kK, c = threadIdx.x % kK;
+#pragma unroll
+  for (int i = 0; i < kBlock; ++i) {
+    const int at = (blk * kBlock + i) * kLd + c;
+    sm.q[at] = round_tf32(f.left_q[i]);
+    sm.bk[at] = round_tf32(f.left_b[i]);
+    sm.k[at] = round_tf32(f.right[i]);
+  }
+  MidScales& s = *reinterpret_cast<MidScales*>(sm.right);
+  s.lo[blk][c] = f.lo;
+  s.hi[blk][c] = f.hi;
+}
+
+// c_IJ = P(p_J, p_I) = hi_J (lo_K hi_K for J < K < I) lo_I, one channel per thread (threads 0..127).
+// Stored in fragment order: channel 8 s + t + 4 e at position 8 s + 2 t + e, so that a B fragment's
+// two scales (channels 8 s + t and 8 s + t + 4) are one 8-byte load.
+__device__ __forceinline__ void mid_pair_scales(Smem& sm) {
+  const int c = threadIdx.x;
+  if (c >= kK) return;
+  MidScales& s = *reinterpret_cast<MidScales*>(sm.right);
+  const int pos = (c & ~7) | ((c & 3) << 1) | ((c >> 2) & 1);
+  for (int I = 1; I < kC / kBlock; ++I) {
+    float x = s.lo[I][c];  // P(16 I - 1, p_I), then extended back to each p_J
+    for (int J = I - 1; J >= 0; --J) {
+      s.pair[I * (I - 1) / 2 + J][pos] = x * s.hi[J][c];
+      x *= s.hi[J][c] * s.lo[J][c];
+    }
+  }
+}
+
+// One warp's share of A and M: 16 warps = 6 off-diagonal block pairs x 2 halves of the channels
+// (their partial sums added into the zeroed A, M) + 4 diagonal blocks (all channels, masked to the
+// lower triangle: strictly for A). Each warp computes a 16 x 16 block of both A and M.
+template <bool kScaled>
+__device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, int s0, int s1, const float* scale,
+                                                  float (&a)[2][4], float (&m)[2][4]) {
+  const int lane = threadIdx.x % 32, t = lane & 3;
+  const int a_row = kBlock * I + (lane & 7) + ((lane >> 3) & 1) * 8, a_col = (lane >> 4) * 4;
+  const int b_row = kBlock * J + (lane >> 4) * 8 + (lane & 7), b_col = ((lane >> 3) & 1) * 4;
+  const float* lb = sm.bk + a_row * kLd + a_col;
+  const float* lq = sm.q + a_row * kLd + a_col;
+  const float* rk = sm.k + b_row * kLd + b_col;
+#pragma unroll 4
+  for (int s = s0; s < s1; ++s) {
+    uint32_t fb[4], fq[4], r[4];  // r: b0, b1 of columns 0..7, then of columns 8..15
+    ldmatrix_x4(fb, lb + 8 * s);
+    ldmatrix_x4(fq, lq + 8 * s);
+    ldmatrix_x4(r, rk + 8 * s);
+    if (kScaled) {
+      const float2 sc = *reinterpret_cast<const float2*>(scale + 8 * s + 2 * t);
+      r[0] = to_tf32(__uint_as_float(r[0]) * sc.x);
+      r[1] = to_tf32(__uint_as_float(r[1]) * sc.y);
+      r[2] = to_tf32(__uint_as_float(r[2]) * sc.x);
+      r[3] = to_tf32(__uint_as_float(r[3]) * sc.y);
+    }
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+      mma_tf32_frag(a[nt], fb, r[2 * nt], r[2 * nt + 1]);
+      mma_tf32_frag(m[nt], fq, r[2 * nt], r[2 * nt + 1]);
+    }
+  }
+}
+
+__device__ void mid_products(Smem& sm) {
+  constexpr int kSteps = kK / 8;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
+  const MidScales& sc = *reinterpret_cast<const MidScales*>(sm.right);
+  float a[2][4] = {}, m[2][4] = {};
+  int I, J;
+  const bool off_diagonal = warp < 2 * kBlockPairs;
+  if (off_diagonal) {
+    const int pair = warp / 2, half = warp % 2;
+    I = pair < 1 ? 1 : pair < 3 ? 2 : 3;  // pairs (1,0) (2,0) (2,1) (3,0) (3,1) (3,2)
+    J = pair - I * (I - 1) / 2;
+    mid_block_product<true>(sm, I, J, half * kSteps / 2, (half + 1) * kSteps / 2, sc.pair[pair], a, m);
+  } else {
+    I = J = warp - 2 * kBlockPairs;
+    mid_block_product<false>(sm, I, J, 0, kSteps, nullptr, a, m);
+  }
+#pragma unroll
+  for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int r = g + 8 * (e >> 1), cc = 8 * nt + 2 * t + (e & 1);  // within the 16 x 16 block
+      const int at = (kBlock * I + r) * kLdC + kBlock * J + cc;
+      if (off_diagonal) {
+        atomicAdd(sm.A + at, a[nt][e]);  // two halves onto zero: the same sum in either order
+        atomicAdd(sm.M + at, m[nt][e]);
+      } else {
+        sm.A[at] = r > cc ? a[nt][e] : 0.f;  // a select, never a multiply by zero
+        sm.M[at] = r >= cc ? m[nt][e] : 0.f;
+      }
+    }
+}
+
 // Diagonal 16x16 blocks of A and M: column j carries the running product P(j, i) down its block.
 // Eight lanes per (block, column); lane `sub` holds channels 32 r + 4 sub .. + 3 (r = 0..3), read as
 // float4. The four columns of a warp sit in one block, so all lanes read the same row at each step
@@ -319,47 +481,55 @@ __device__ void off_diagonal_blocks(Smem& sm) {
 }
 
 // T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"). First the four diagonal 16x16
-// blocks at once by forward substitution (eight lanes per column, each summing every 8th term), then
-// the blocks below the diagonal, one block diagonal at a time:
-//   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known).
-// fp32 on the CUDA cores; `scratch` holds the X blocks (3 x 16 x 16 floats).
+// blocks at once, one column per thread (threads 0..63) by forward substitution in fp32:
+// t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj; meanwhile the other threads zero the blocks above the
+// diagonal. Then the blocks below the diagonal, one block diagonal at a time, on tensor cores:
+//   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known),
+// one warp per 16 x 8 half of a block, in 3xTF32 (fp32 accuracy); `scratch` holds each warp's X.
 __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
-  for (int idx = threadIdx.x; idx < kC * kLdC; idx += kThreads)
-    T[idx] = (idx / kLdC == idx % kLdC) ? 1.f : 0.f;
-  __syncthreads();
-  {
-    constexpr int kLanes = kThreads / kC;  // lanes per column, each summing every kLanes-th term
-    const int col = threadIdx.x / kLanes, part = threadIdx.x % kLanes;
-    const int base = (col / kBlock) * kBlock, j = col - base;
-    for (int i = 1; i < kBlock; ++i) {
-      const int row = base + i;
-      float s = 0.f;
-      for (int m = j + part; m < i; m += kLanes) s += A[row * kLdC + base + m] * T[(base + m) * kLdC + col];
+  constexpr int kBlocks = kC / kBlock;
+  if (threadIdx.x < kC) {
+    const int base = threadIdx.x / kBlock * kBlock, j = threadIdx.x % kBlock;
+    float t[kBlock];
 #pragma unroll
-      for (int lanes = 1; lanes < kLanes; lanes *= 2) s += __shfl_xor_sync(0xffffffffu, s, lanes);
-      if (part == 0 && i > j) T[row * kLdC + col] = -s;
-      __syncwarp();
+    for (int m = 0; m < kBlock; ++m) t[m] = m == j ? 1.f : 0.f;
+#pragma unroll
+    for (int i = 1; i < kBlock; ++i) {
+      const float* a = A + (base + i) * kLdC + base;
+      float s = 0.f;
+#pragma unroll
+      for (int m = 0; m < i; ++m) s += a[m] * t[m];  // t[m] = 0 for m < j; t[i - 1] enters last
+      if (i > j) t[i] = -s;
+    }
+#pragma unroll
+    for (int m = 0; m < kBlock; ++m) T[(base + m) * kLdC + base + j] = t[m];
+  } else {
+    for (int idx = threadIdx.x - kC; idx < kC * kC; idx += kThreads - kC) {
+      const int r = idx / kC, c = idx % kC;
+      if (c / kBlock > r / kBlock) T[r * kLdC + c] = 0.f;
     }
   }
   __syncthreads();
-  constexpr int kBlocks = kC / kBlock;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
   for (int dist = 1; dist < kBlocks; ++dist) {
-    const int pairs = kBlocks - dist;  // blocks (I, J = I - dist), I = dist .. 3
-    for (int idx = threadIdx.x; idx < pairs * kBlock * kBlock; idx += kThreads) {
-      const int pair = idx / (kBlock * kBlock), r = (idx / kBlock) % kBlock, c = idx % kBlock;
-      const int I = dist + pair, J = pair;
-      float x = 0.f;
-      for (int m = J * kBlock; m < I * kBlock; ++m) x += A[(I * kBlock + r) * kLdC + m] * T[m * kLdC + J * kBlock + c];
-      scratch[idx] = x;
-    }
-    __syncthreads();
-    for (int idx = threadIdx.x; idx < pairs * kBlock * kBlock; idx += kThreads) {
-      const int pair = idx / (kBlock * kBlock), r = (idx / kBlock) % kBlock, c = idx % kBlock;
-      const int I = dist + pair, J = pair;
-      const float* x = scratch + pair * kBlock * kBlock;
-      float t = 0.f;
-      for (int m = 0; m <= r; ++m) t += T[(I * kBlock + r) * kLdC + I * kBlock + m] * x[m * kBlock + c];
-      T[(I * kBlock + r) * kLdC + J * kBlock + c] = -t;
+    if (warp < 2 * (kBlocks - dist)) {  // block (I, J = I - dist), columns 8 nt .. 8 nt + 7
+      const int J = warp / 2, I = J + dist, nt = warp % 2;
+      float x[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32x3(x, A + kBlock * I * kLdC + kBlock * J, kLdC, T + kBlock * J * kLdC + kBlock * J + 8 * nt, kLdC,
+                 2 * dist, lane);
+      float* xs = scratch + warp * kBlock * 8;  // X as a [16][8] tile
+      xs[g * 8 + 2 * t] = x[0];
+      xs[g * 8 + 2 * t + 1] = x[1];
+      xs[(g + 8) * 8 + 2 * t] = x[2];
+      xs[(g + 8) * 8 + 2 * t + 1] = x[3];
+      __syncwarp();
+      float y[4] = {0.f, 0.f, 0.f, 0.f};
+      mma_tf32x3(y, T + kBlock * I * kLdC + kBlock * I, kLdC, xs, 8, 2, lane);
+      float* dst = T + (kBlock * I + g) * kLdC + kBlock * J + 8 * nt + 2 * t;
+      dst[0] = -y[0];
+      dst[1] = -y[1];
+      dst[8 * kLdC] = -y[2];
+      dst[8 * kLdC + 1] = -y[3];
     }
     __syncthreads();
   }
@@ -397,9 +567,21 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   load_chunk(p, hk, ch, sm);
   __syncthreads();
   store_decayed_rows(block, sm);
-  diagonal_blocks(sm);
-  __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
-  off_diagonal_blocks(sm);  // ends with a barrier
+  // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
+  // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
+  const MidColumn mid = mid_column(sm);
+  if (__syncthreads_and(mid.ok)) {
+    store_mid_column(mid, sm);
+    __syncthreads();
+    mid_pair_scales(sm);
+    __syncthreads();
+    mid_products(sm);
+  } else {
+    diagonal_blocks(sm);
+    __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
+    off_diagonal_blocks(sm);  // ends with a barrier
+  }
+  __syncthreads();
   float* T = sm.q;          // Left_q is consumed: reuse its space
   invert_unit_lower(sm.A, T, sm.right);  // ends with a barrier
   store_square(T, block + factor_block::kT);

@@ -52,21 +52,29 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
   return r;
 }
 
-// acc[16 x 8] += A[16 x 8] * B[8 x 8] for one warp, operands in shared memory, fp32 already rounded
-// to TF32 (round_tf32). A(r, k) = a[r * a_rs + k * a_cs], B(k, n) = b[k * b_ks + n * b_ns].
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// One warp's m16n8k8 TF32 product on register fragments, acc[16 x 8] += A[16 x 8] * B[8 x 8].
 // Fragment layout (PTX ISA, mma.m16n8k8 .tf32): g = lane / 4, t = lane % 4;
 //   a: (g, t) (g+8, t) (g, t+4) (g+8, t+4); b: (t, g) (t+4, g);
 //   acc: (g, 2t) (g, 2t+1) (g+8, 2t) (g+8, 2t+1).
-__device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int a_rs, int a_cs,
-                                            const float* b, int b_ks, int b_ns, int lane) {
-  const int g = lane >> 2, t = lane & 3;
+__device__ __forceinline__ void mma_tf32_frag(float (&acc)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};\n"
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(__float_as_uint(a[g * a_rs + t * a_cs])), "r"(__float_as_uint(a[(g + 8) * a_rs + t * a_cs])),
-        "r"(__float_as_uint(a[g * a_rs + (t + 4) * a_cs])), "r"(__float_as_uint(a[(g + 8) * a_rs + (t + 4) * a_cs])),
-        "r"(__float_as_uint(b[t * b_ks + g * b_ns])), "r"(__float_as_uint(b[(t + 4) * b_ks + g * b_ns])));
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// The same with operands in shared memory, fp32 already rounded to TF32 (round_tf32):
+// A(r, k) = a[r * a_rs + k * a_cs], B(k, n) = b[k * b_ks + n * b_ns].
+__device__ __forceinline__ void mma_tf32_k8(float (&acc)[4], const float* a, int a_rs, int a_cs,
+                                            const float* b, int b_ks, int b_ns, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  const uint32_t af[4] = {__float_as_uint(a[g * a_rs + t * a_cs]), __float_as_uint(a[(g + 8) * a_rs + t * a_cs]),
+                          __float_as_uint(a[g * a_rs + (t + 4) * a_cs]),
+                          __float_as_uint(a[(g + 8) * a_rs + (t + 4) * a_cs])};
+  mma_tf32_frag(acc, af, __float_as_uint(b[t * b_ks + g * b_ns]), __float_as_uint(b[(t + 4) * b_ks + g * b_ns]));
 }
 
 // The same over `ksteps` steps of 8 along the reduction dimension.
@@ -77,12 +85,48 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
     mma_tf32_k8(acc, a + 8 * s * a_cs, a_rs, a_cs, b + 8 * s * b_ks, b_ks, b_ns, lane);
 }
 
+// acc += A * B to about fp32 accuracy on TF32 tensor cores ("3xTF32"): each fp32 operand is split
+// into TF32 high and low parts, x = hi + lo, and A B ~ A_hi B_hi + A_hi B_lo + A_lo B_hi. Row-major
+// fp32 operands in shared memory: A(r, k) = a[r * a_rs + k], B(k, n) = b[k * b_ks + n]; `ksteps`
+// steps of 8 along k.
+__device__ __forceinline__ void split_tf32(float x, uint32_t& hi, uint32_t& lo) {
+  hi = to_tf32(x);
+  lo = to_tf32(x - __uint_as_float(hi));
+}
+__device__ __forceinline__ void mma_tf32x3(float (&acc)[4], const float* a, int a_rs, const float* b, int b_ks,
+                                           int ksteps, int lane) {
+  const int g = lane >> 2, t = lane & 3;
+  for (int s = 0; s < ksteps; ++s) {
+    const float* as = a + 8 * s;
+    const float* bs = b + 8 * s * b_ks;
+    const float av[4] = {as[g * a_rs + t], as[(g + 8) * a_rs + t], as[g * a_rs + t + 4], as[(g + 8) * a_rs + t + 4]};
+    const float bv[2] = {bs[t * b_ks + g], bs[(t + 4) * b_ks + g]};
+    uint32_t ah[4], al[4], bh[2], bl[2];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) split_tf32(av[i], ah[i], al[i]);
+#pragma unroll
+    for (int i = 0; i < 2; ++i) split_tf32(bv[i], bh[i], bl[i]);
+    mma_tf32_frag(acc, al, bh[0], bh[1]);
+    mma_tf32_frag(acc, ah, bl[0], bl[1]);
+    mma_tf32_frag(acc, ah, bh[0], bh[1]);
+  }
+}
+
+// Four 8x8 matrices of 16-bit elements from shared memory (ldmatrix): lane l gives the address of
+// row l % 8 of matrix l / 8, and register i receives matrix i, row lane / 4, elements 2 (lane % 4)
+// and 2 (lane % 4) + 1. Read as 8 rows x 4 fp32 values, that is element (lane / 4, lane % 4): each
+// register is one TF32 fragment register of mma.m16n8k8.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_u32(row)));
+}
+
 // fp32 rounded to TF32 (the low 13 bits cleared), as tensor-core operands are stored.
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
 
 // ---------------------------------------------------------------------------------------------
 // Bulk asynchronous copies (TMA, no tensor map) completing on shared-memory barriers.
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
 __device__ __forceinline__ void mbarrier_init(uint64_t* bar, int arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(arrivals) : "memory");
 }

@@ -174,6 +174,8 @@ DECAYS = {
     "u5": ("uniform", -5.0),
     "u50": ("uniform", -50.0),
     "c1000": ("const", -1000.0),
+    "c5.5": ("const", -5.5),      # the fastest decay that phase 1's tensor-core path still takes
+    "mixed50": ("mixed", -50.0),  # gentle and strong chunks in one call: both phase-1 paths
 }
 
 
