@@ -86,6 +86,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   kernels::ChunkFactorsParams f;
   f.seq = sequences_of(a, sh);
   f.Hq = int(sh.Hq);
+  f.ctas = multiprocessor_count(a.q.device);
   f.slots = ws.slots;
   f.q = static_cast<const uint16_t*>(a.q.data);
   f.k = static_cast<const uint16_t*>(a.k.data);

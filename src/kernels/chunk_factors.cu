@@ -54,15 +54,24 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
   }
 }
 
-// q, k, b*k and the decay factors of the chunk's rows into shared memory; rows past the chunk's
-// end are zero keys and queries with decay factor 1, which keeps every product finite.
-__device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch, Smem& sm) {
-  constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
-  constexpr int kGPasses = kC / (kThreads / 32);    // rows of g: 32 threads per row, 4 channels each
+// One thread's share of a chunk's inputs, as loaded: every global load is issued before any is
+// used (one memory round trip), and the next chunk's are issued while this one is finished.
+constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
+constexpr int kGPasses = kC / (kThreads / 32);    // rows of g: 32 threads per row, 4 channels each
+struct ChunkInputs {
+  uint4 q[kVecPasses], k[kVecPasses], b[kVecPasses];
+  float4 g[kGPasses];
+};
+
+// The chunk's rows; rows past its end are zero keys and queries with decay factor 1 (g = 0), which
+// keeps every product finite.
+__device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch) {
   const int tid = threadIdx.x;
-  // Every global load first, then the conversions: one memory round trip instead of one per pass.
-  uint4 qv[kVecPasses], kv[kVecPasses], bv[kVecPasses];
-  float4 gv[kGPasses];
+  ChunkInputs in;
+  uint4 (&qv)[kVecPasses] = in.q;
+  uint4 (&kv)[kVecPasses] = in.k;
+  uint4 (&bv)[kVecPasses] = in.b;
+  float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
     const int r = tid / 16 + pass * (kThreads / 16);
@@ -80,6 +89,17 @@ __device__ void load_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch,
     gv[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
     if (r < ch.len) gv[pass] = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 32) * 4);
   }
+  return in;
+}
+
+// q, k, b*k and the decay factors into shared memory (fp32), the partial log sums for gamma, and
+// A, M zeroed.
+__device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
+  const int tid = threadIdx.x;
+  const uint4 (&qv)[kVecPasses] = in.q;
+  const uint4 (&kv)[kVecPasses] = in.k;
+  const uint4 (&bv)[kVecPasses] = in.b;
+  const float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
     const int r = tid / 16 + pass * (kThreads / 16), c0 = (tid % 16) * 8;
@@ -480,14 +500,50 @@ __device__ void off_diagonal_blocks(Smem& sm) {
   }
 }
 
-// T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"). First the four diagonal 16x16
-// blocks at once, one column per thread (threads 0..63) by forward substitution in fp32:
-// t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj; meanwhile the other threads zero the blocks above the
-// diagonal. Then the blocks below the diagonal, one block diagonal at a time, on tensor cores:
-//   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known),
-// one warp per 16 x 8 half of a block, in 3xTF32 (fp32 accuracy); `scratch` holds each warp's X.
-__device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
-  constexpr int kBlocks = kC / kBlock;
+// Blocks T_IJ with I - J = kDist (invert_off_diagonal_blocks), then a CTA barrier.
+template <int kDist>
+__device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, float* scratch) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
+  if (warp < 2 * (kC / kBlock - kDist)) {  // block (I, J = I - kDist), columns 8 nt .. 8 nt + 7
+    const int J = warp / 2, I = J + kDist, nt = warp % 2;
+    float x[4] = {0.f, 0.f, 0.f, 0.f};
+    mma_tf32x3<2 * kDist>(x, A + kBlock * I * kLdC + kBlock * J, kLdC, T + kBlock * J * kLdC + kBlock * J + 8 * nt,
+                          kLdC, lane);
+    float* xs = scratch + warp * kBlock * 8;  // X as a [16][8] tile
+    xs[g * 8 + 2 * t] = x[0];
+    xs[g * 8 + 2 * t + 1] = x[1];
+    xs[(g + 8) * 8 + 2 * t] = x[2];
+    xs[(g + 8) * 8 + 2 * t + 1] = x[3];
+    __syncwarp();
+    float y[4] = {0.f, 0.f, 0.f, 0.f};
+    mma_tf32x3<2>(y, T + kBlock * I * kLdC + kBlock * I, kLdC, xs, 8, lane);
+    float* dst = T + (kBlock * I + g) * kLdC + kBlock * J + 8 * nt + 2 * t;
+    dst[0] = -y[0];
+    dst[1] = -y[1];
+    dst[8 * kLdC] = -y[2];
+    dst[8 * kLdC + 1] = -y[3];
+  }
+  __syncthreads();
+}
+
+// T or M (all 64 rows) into the chunk's factor block as a TF32 factor operand (factor_offset): one
+// 16-byte vector (row r, k positions 4 j4 .. 4 j4 + 3) per thread and step, in the order of the
+// block, by `threads` threads numbered from `first`.
+__device__ void store_square(const float* src, float* dst, int first, int threads) {
+  for (int v = first; v < kC * kC / 4; v += threads) {
+    const int r = (v / 128) * 8 + v % 8, p = 4 * ((v / 8) % (kC / 4));
+    const float* x = src + r * kLdC;
+    reinterpret_cast<float4*>(dst)[v] =
+        make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
+                    round_tf32(x[k_at_position(p + 2)]), round_tf32(x[k_at_position(p + 3)]));
+  }
+}
+
+// T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"), in two steps. First the four
+// diagonal 16x16 blocks at once, one column per thread (threads 0..63) by forward substitution in
+// fp32: t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj; meanwhile the other threads zero the blocks
+// above the diagonal. Ends with a barrier.
+__device__ void invert_diagonal_blocks(const float* A, float* T) {
   if (threadIdx.x < kC) {
     const int base = threadIdx.x / kBlock * kBlock, j = threadIdx.x % kBlock;
     float t[kBlock];
@@ -510,62 +566,22 @@ __device__ void invert_unit_lower(const float* A, float* T, float* scratch) {
     }
   }
   __syncthreads();
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
-  for (int dist = 1; dist < kBlocks; ++dist) {
-    if (warp < 2 * (kBlocks - dist)) {  // block (I, J = I - dist), columns 8 nt .. 8 nt + 7
-      const int J = warp / 2, I = J + dist, nt = warp % 2;
-      float x[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32x3(x, A + kBlock * I * kLdC + kBlock * J, kLdC, T + kBlock * J * kLdC + kBlock * J + 8 * nt, kLdC,
-                 2 * dist, lane);
-      float* xs = scratch + warp * kBlock * 8;  // X as a [16][8] tile
-      xs[g * 8 + 2 * t] = x[0];
-      xs[g * 8 + 2 * t + 1] = x[1];
-      xs[(g + 8) * 8 + 2 * t] = x[2];
-      xs[(g + 8) * 8 + 2 * t + 1] = x[3];
-      __syncwarp();
-      float y[4] = {0.f, 0.f, 0.f, 0.f};
-      mma_tf32x3(y, T + kBlock * I * kLdC + kBlock * I, kLdC, xs, 8, 2, lane);
-      float* dst = T + (kBlock * I + g) * kLdC + kBlock * J + 8 * nt + 2 * t;
-      dst[0] = -y[0];
-      dst[1] = -y[1];
-      dst[8 * kLdC] = -y[2];
-      dst[8 * kLdC + 1] = -y[3];
-    }
-    __syncthreads();
-  }
 }
 
-// T or M (all 64 rows) into the chunk's factor block as a TF32 factor operand (factor_offset): one
-// 16-byte vector (row r, k positions 4 j4 .. 4 j4 + 3) per thread and step, in the order of the block.
-__device__ void store_square(const float* src, float* dst) {
-  for (int v = threadIdx.x; v < kC * kC / 4; v += kThreads) {
-    const int r = (v / 128) * 8 + v % 8, p = 4 * ((v / 8) % (kC / 4));
-    const float* x = src + r * kLdC;
-    reinterpret_cast<float4*>(dst)[v] =
-        make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
-                    round_tf32(x[k_at_position(p + 2)]), round_tf32(x[k_at_position(p + 3)]));
-  }
+// Then the blocks below the diagonal, one block diagonal at a time, on tensor cores:
+//   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known),
+// one warp per 16 x 8 half of a block, in 3xTF32 (fp32 accuracy); `scratch` holds each warp's X.
+// Ends with a barrier.
+__device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scratch) {
+  invert_block_diagonal<1>(A, T, scratch);
+  invert_block_diagonal<2>(A, T, scratch);
+  invert_block_diagonal<3>(A, T, scratch);
 }
 
-__global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
-  extern __shared__ float4 smem_raw[];
-  Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
-  const int64_t slot = blockIdx.x;
-  const int hk = blockIdx.y;
-  // The contract on cu_seqlens, one offset per CTA (there are at least N + 1 slots): a violation
-  // makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
-  if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) {
-    const int64_t x = cu_at(p.seq, slot);
-    const bool bad = x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
-                     (slot > 0 && x <= cu_at(p.seq, slot - 1));
-    if (bad) atomicOr(p.fault, 1);
-  }
-  const Chunk ch = chunk_of_slot(p.seq, slot);
-  if (!ch.valid) return;  // unused slot (uniform across the CTA)
-
-  float* block = p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats;
-  load_chunk(p, hk, ch, sm);
-  __syncthreads();
+// The factors of one chunk from its staged inputs, then (while they are in flight) the next
+// chunk's inputs fetched into `next`.
+__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int next_hk,
+                              const Chunk& next_chunk, ChunkInputs& next) {
   store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
@@ -582,10 +598,50 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     off_diagonal_blocks(sm);  // ends with a barrier
   }
   __syncthreads();
-  float* T = sm.q;          // Left_q is consumed: reuse its space
-  invert_unit_lower(sm.A, T, sm.right);  // ends with a barrier
-  store_square(T, block + factor_block::kT);
-  store_square(sm.M, block + factor_block::kM);
+  float* T = sm.q;  // Left_q is consumed: reuse its space
+  // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
+  next = fetch_chunk(p, next_hk, next_chunk);
+  invert_diagonal_blocks(sm.A, T);
+  invert_off_diagonal_blocks(sm.A, T, sm.right);
+  store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
+  store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
+}
+
+// Persistent CTAs (one per SM at most) walk the (chunk slot, key head) items with a stride of the
+// grid, head fastest; each item's inputs are fetched while the previous item is finished.
+__global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
+  extern __shared__ float4 smem_raw[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
+  const int64_t items = p.slots * p.Hq;
+  int64_t item = blockIdx.x;
+  Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
+  ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
+  while (item < items) {
+    const int64_t slot = item / p.Hq;
+    const int hk = int(item % p.Hq);
+    // The contract on cu_seqlens, one offset per item of head 0 (there are at least N + 1 slots):
+    // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
+    if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) {
+      const int64_t x = cu_at(p.seq, slot);
+      const bool bad = x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
+                       (slot > 0 && x <= cu_at(p.seq, slot - 1));
+      if (bad) atomicOr(p.fault, 1);
+    }
+    const int64_t next_item = item + gridDim.x;
+    const Chunk next_chunk = next_item < items ? chunk_of_slot(p.seq, next_item / p.Hq) : Chunk{0, 0, false};
+    const int next_hk = int(next_item % p.Hq);
+    if (chunk.valid) {  // uniform across the CTA
+      stage_chunk(in, sm);
+      __syncthreads();
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, next_hk,
+                    next_chunk, in);
+      __syncthreads();  // the next stage_chunk overwrites shared memory
+    } else {
+      in = fetch_chunk(p, next_hk, next_chunk);
+    }
+    item = next_item;
+    chunk = next_chunk;
+  }
 }
 
 }  // namespace
@@ -595,7 +651,8 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
   static std::atomic<uint64_t> smem_set{0};
   const int err = allow_dynamic_smem(chunk_factors_kernel, smem, smem_set);
   if (err != 0) return err;
-  const dim3 grid(unsigned(p.slots), unsigned(p.Hq));
+  const int64_t items = p.slots * p.Hq;
+  const dim3 grid(unsigned(items < p.ctas ? items : p.ctas));
   chunk_factors_kernel<<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }

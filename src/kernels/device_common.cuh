@@ -86,17 +86,20 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
 }
 
 // acc += A * B to about fp32 accuracy on TF32 tensor cores ("3xTF32"): each fp32 operand is split
-// into TF32 high and low parts, x = hi + lo, and A B ~ A_hi B_hi + A_hi B_lo + A_lo B_hi. Row-major
-// fp32 operands in shared memory: A(r, k) = a[r * a_rs + k], B(k, n) = b[k * b_ks + n]; `ksteps`
-// steps of 8 along k.
+// into TF32 high and low parts, x = hi + lo, and A B ~ A_hi B_hi + (A_hi B_lo + A_lo B_hi), the
+// correction terms in a second accumulator (two independent chains). Row-major fp32 operands in
+// shared memory: A(r, k) = a[r * a_rs + k], B(k, n) = b[k * b_ks + n]; kSteps steps of 8 along k.
 __device__ __forceinline__ void split_tf32(float x, uint32_t& hi, uint32_t& lo) {
   hi = to_tf32(x);
   lo = to_tf32(x - __uint_as_float(hi));
 }
+template <int kSteps>
 __device__ __forceinline__ void mma_tf32x3(float (&acc)[4], const float* a, int a_rs, const float* b, int b_ks,
-                                           int ksteps, int lane) {
+                                           int lane) {
   const int g = lane >> 2, t = lane & 3;
-  for (int s = 0; s < ksteps; ++s) {
+  float corr[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {
     const float* as = a + 8 * s;
     const float* bs = b + 8 * s * b_ks;
     const float av[4] = {as[g * a_rs + t], as[(g + 8) * a_rs + t], as[g * a_rs + t + 4], as[(g + 8) * a_rs + t + 4]};
@@ -106,10 +109,12 @@ __device__ __forceinline__ void mma_tf32x3(float (&acc)[4], const float* a, int 
     for (int i = 0; i < 4; ++i) split_tf32(av[i], ah[i], al[i]);
 #pragma unroll
     for (int i = 0; i < 2; ++i) split_tf32(bv[i], bh[i], bl[i]);
-    mma_tf32_frag(acc, al, bh[0], bh[1]);
-    mma_tf32_frag(acc, ah, bl[0], bl[1]);
+    mma_tf32_frag(corr, al, bh[0], bh[1]);
+    mma_tf32_frag(corr, ah, bl[0], bl[1]);
     mma_tf32_frag(acc, ah, bh[0], bh[1]);
   }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) acc[i] += corr[i];
 }
 
 // Four 8x8 matrices of 16-bit elements from shared memory (ldmatrix): lane l gives the address of

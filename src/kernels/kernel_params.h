@@ -59,10 +59,12 @@ constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k
 // accumulator element a_from_acc(s, r) of the same thread (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)).
 constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }
 
-// Phase 1: key-side factors of every (chunk, key head). Grid: (slots, Hq).
+// Phase 1: key-side factors of every (chunk slot, key head) item. Grid: min(items, ctas)
+// persistent CTAs.
 struct ChunkFactorsParams {
   Sequences seq;
   int Hq = 0;
+  int ctas = 0;  // the grid's upper bound: the number of SMs (one CTA fits per SM)
   int64_t slots = 0;
   const uint16_t* q = nullptr;  // bf16 [T, Hq, K]
   const uint16_t* k = nullptr;
