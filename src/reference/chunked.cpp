@@ -2,7 +2,8 @@
 // it: per-token decay factors d in [0, 1], running products of them in token order (never a
 // difference of cumulative sums, never a division), 64-token chunks, 16-row blocks, a running
 // product per column on the diagonal blocks, the split at p = 16 I - 1 off the diagonal, forward
-// substitution for T. Names follow the doc (d, P, Qg, Kb, Kend, gamma, A, M, T, R, U, O, S0, S1).
+// substitution for T; or, for chunks whose factors stay in range, A and M from mid-block
+// references (the GPU's tensor-core path, chosen by the same rule). Names follow the doc (d, P, Qg, Kb, Kend, gamma, A, M, T, R, U, O, S0, S1).
 //
 // Rows past the end of a short (tail) chunk are skipped: on the GPU they are zero keys and queries
 // with d = 1, which contribute nothing to the real rows.
@@ -228,6 +229,100 @@ void off_diagonal_blocks(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedS
   }
 }
 
+// A and M from mid-block references (docs/algorithm.md, "The mid-block reference"), the GPU's
+// path for chunks whose factors are all in range; returns false (nothing written) otherwise. Rows
+// past a tail chunk's end are padded as on the GPU: x = 0, d = 1. Row block I's reference is
+// p_I = 16 I + 7; Left_i = x_i P(p_I, i) (1 / P(i, p_I) before p_I), Right_j = k_j P(j, p_I)
+// (1 / P(p_I, j) after it), and A(i, j) = sum_c Left_b,i c_IJ Right_j with c_IJ = P(p_J, p_I).
+constexpr int kMidRow = kBlock / 2 - 1;
+constexpr float kMidMinDecay = 0x1p-64f;   // each half block's decay product must stay above this
+constexpr float kMidMaxFactor = 0x1p+96f;  // and every scaled-up factor below this
+
+bool mid_reference_products(const ChunkKeys& keys, int K, ChunkFactors& f, ChunkedStats* stats,
+                            OperandFormat fmt) {
+  constexpr int kBlocks = kChunk / kBlock;
+  const int n = f.len;
+  auto padded = [&](const std::vector<float>& v, int i, int c, float pad) { return i < n ? v[i * K + c] : pad; };
+  std::vector<float> left_b(kChunk * K), left_q(kChunk * K), right(kChunk * K);
+  std::vector<float> lo(kBlocks * K), hi(kBlocks * K);
+  double biggest_scale = 0;
+  // Running products of real rows are noted (merged into stats only if this path is taken); a
+  // padded row's factor is 1 and not part of the chunk.
+  ChunkedStats local;
+  auto step = [&](float r, int row, int c) {
+    return row < n ? times(r, keys.d[row * K + c], &local) : r;
+  };
+  for (int I = 0; I < kBlocks; ++I) {
+    const int row0 = I * kBlock;
+    for (int c = 0; c < K; ++c) {
+      float r = 1.0f, biggest = 0.0f;  // r = P(row0 + i, p)
+      for (int i = kMidRow; i >= 0; --i) {
+        const int row = row0 + i;
+        const float inv = 1.0f / r;
+        left_q[row * K + c] = padded(keys.q, row, c, 0.0f) * inv;
+        left_b[row * K + c] = padded(keys.bk, row, c, 0.0f) * inv;
+        right[row * K + c] = padded(keys.k, row, c, 0.0f) * r;
+        biggest = std::fmax(biggest, std::fmax(std::fabs(left_q[row * K + c]), std::fabs(left_b[row * K + c])));
+        if (i > 0) r = step(r, row, c);
+      }
+      const float first = r;
+      lo[I * K + c] = step(r, row0, c);
+      r = 1.0f;  // P(p, row0 + i)
+      for (int i = kMidRow + 1; i < kBlock; ++i) {
+        const int row = row0 + i;
+        r = step(r, row, c);
+        left_q[row * K + c] = padded(keys.q, row, c, 0.0f) * r;
+        left_b[row * K + c] = padded(keys.bk, row, c, 0.0f) * r;
+        right[row * K + c] = padded(keys.k, row, c, 0.0f) * (1.0f / r);  // as the GPU: times a reciprocal
+        biggest = std::fmax(biggest, std::fabs(right[row * K + c]));
+      }
+      hi[I * K + c] = r;
+      // the same rule as the GPU (NaN fails it: a NaN comparison is false)
+      if (!(first >= kMidMinDecay && r >= kMidMinDecay && biggest <= kMidMaxFactor)) return false;
+      biggest_scale = std::fmax(biggest_scale, 1.0 / std::fmin(first, r));
+    }
+  }
+  if (stats != nullptr) {
+    stats->max_factor = std::fmax(stats->max_factor, local.max_factor);
+    stats->nonfinite_factor = stats->nonfinite_factor || local.nonfinite_factor;
+    ++stats->mid_chunks;
+    stats->max_mid_scale = std::fmax(stats->max_mid_scale, biggest_scale);
+  }
+  for (auto* v : {&left_b, &left_q, &right})
+    for (float& x : *v) x = phase1_operand(x, fmt);
+  std::vector<float> scaled(kBlock * K);
+  for (int I = 0; I < kBlocks && I * kBlock < n; ++I) {
+    for (int J = 0; J <= I; ++J) {
+      // Right of block J times c_IJ (the GPU scales the B operand and rounds it again)
+      for (int c = 0; c < K; ++c) {
+        float x = lo[I * K + c], scale = 1.0f;
+        for (int L = I - 1; L >= J; --L) {
+          scale = x * hi[L * K + c];
+          x *= hi[L * K + c] * lo[L * K + c];
+        }
+        for (int jj = 0; jj < kBlock; ++jj) {
+          const float rv = right[(J * kBlock + jj) * K + c];
+          scaled[jj * K + c] = I == J ? rv : phase1_operand(rv * scale, fmt);
+        }
+      }
+      for (int i = I * kBlock; i < (I + 1) * kBlock && i < n; ++i) {
+        for (int jj = 0; jj < kBlock; ++jj) {
+          const int j = J * kBlock + jj;
+          if (j > i || j >= n) continue;
+          float a = 0.0f, m = 0.0f;
+          for (int c = 0; c < K; ++c) {
+            a += left_b[i * K + c] * scaled[jj * K + c];
+            m += left_q[i * K + c] * scaled[jj * K + c];
+          }
+          f.A[i * n + j] = j < i ? a : 0.0f;
+          f.M[i * n + j] = m;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 // T = (I + A)^{-1} by forward substitution, column by column:
 // T_jj = 1, T_ij = -sum_{m=j}^{i-1} A_im T_mj for i > j.
 void unit_lower_inverse(ChunkFactors& f, bool tf32_operands) {
@@ -252,8 +347,11 @@ void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& key
   gather_keys(p, t0, len, kh, keys, stats);
   forward_products(keys, p.K, f, stats);
   backward_products(keys, p.K, f, stats);
-  diagonal_blocks(keys, p.K, f, stats);
-  off_diagonal_blocks(keys, p.K, f, stats, fmt);
+  if (!mid_reference_products(keys, p.K, f, stats, fmt)) {
+    if (stats != nullptr) ++stats->exact_chunks;
+    diagonal_blocks(keys, p.K, f, stats);
+    off_diagonal_blocks(keys, p.K, f, stats, fmt);
+  }
   unit_lower_inverse(f, em.tf32_inverse);
   // the factor block as phase 2 reads it (gamma stays fp32)
   for (auto* x : {&f.Qg, &f.Kb, &f.Kend, &f.M, &f.T}) round_all(*x, fmt);

@@ -35,6 +35,11 @@ struct ChunkedStats {
   double max_factor = 0;          // largest decay factor formed anywhere (must be <= 1)
   int64_t exp2_calls = 0;         // one per token, key head and key channel: exactly T * Hq * K
   bool nonfinite_factor = false;  // a NaN or Inf factor appeared (must stay false)
+  // Which path formed A and M, per chunk and key head: mid-block references (factors up to
+  // max_mid_scale = the largest 1 / P(i, p) applied, at most 2^64 by the path's rule) or the
+  // exact running products (every factor in [0, 1]).
+  int64_t mid_chunks = 0, exact_chunks = 0;
+  double max_mid_scale = 0;
 };
 
 // The format of the tensor-core operands, emulated: kFp32 keeps every value in fp32 (the algorithm

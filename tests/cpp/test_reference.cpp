@@ -423,6 +423,8 @@ std::vector<Case> all_cases() {
   // Input families and decays.
   cases.push_back(make_case("gentle", {64, 130, 300}, u005, Inputs::kGentle));
   cases.push_back(make_case("gentle_decay50", {200}, u50, Inputs::kGentle));
+  // the largest factors the mid-block path allows (2^63.5, MidReference below)
+  cases.push_back(make_case("mid_limit_c5_5", {200, 37}, Decay{DecayKind::kConstant, -5.5f}));
   cases.push_back(make_case("decay_0p05", {200}, u005));
   cases.push_back(make_case("decay_1", {200}, u1));
   cases.push_back(make_case("decay_5", {200}, u5));
@@ -665,6 +667,34 @@ TEST(FactorBound, NonFiniteDecayGivesFiniteFactors) {
     expect_factors_bounded(got.stats, d.problem());
     // g > 0 acts as 0 (every factor 1); NaN and -Inf as a wipe (every factor 0).
     EXPECT_EQ(got.stats.max_factor, (std::isnan(g) || g < 0.0f) ? 0.0 : 1.0) << "g = " << g;
+  }
+}
+
+// Phase 1's two paths for A and M (docs/algorithm.md, "The mid-block reference"): the mirror applies
+// the GPU's rule per chunk and key head. A constant decay just inside the rule (g = -5.5: the half
+// blocks of 7 and 8 tokens decay by 2^-55.5 and 2^-63.5) takes the mid-block path, just outside it
+// (g = -5.6: 2^-64.6) the exact one; either way the result matches the recurrence.
+TEST(MidReference, ChosenByTheFactorRule) {
+  struct Row {
+    float g;
+    bool mid;
+  };
+  for (const Row r : {Row{0.0f, true}, Row{-1.0f, true}, Row{-5.5f, true}, Row{-5.6f, false}, Row{-50.0f, false}}) {
+    const Case cs = make_case("const", {100, 64}, {DecayKind::kConstant, r.g});
+    const Data d = make_data(cs);
+    const Problem p = d.problem();
+    const Chunked got = run_chunked(p, true);
+    const int64_t items = chunk_count(p) * cs.Hq;
+    EXPECT_EQ(got.stats.mid_chunks, r.mid ? items : 0) << "g = " << r.g;
+    EXPECT_EQ(got.stats.exact_chunks, r.mid ? 0 : items) << "g = " << r.g;
+    if (r.mid) {
+      EXPECT_GE(got.stats.max_mid_scale, 1.0) << "g = " << r.g;
+      EXPECT_LE(got.stats.max_mid_scale, 0x1p64) << "g = " << r.g;
+    }
+    expect_factors_bounded(got.stats, p);
+    const Reference ref = run_tokenwise(p, true);
+    EXPECT_LE(rel_error(got.out, ref.out), kTolOut) << "g = " << r.g;
+    EXPECT_LE(rel_error(got.state, ref.state), kTolState) << "g = " << r.g;
   }
 }
 
