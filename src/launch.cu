@@ -93,7 +93,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
-  f.fault = at<int>(a.workspace, ws.flags) + 1;  // word 0 belongs to validate_values
+  // Word 0 of the flags belongs to validate_values; word 1 is the fault flag, words 2-3 the work
+  // counter: both zeroed by one memset before phase 1.
+  f.fault = at<int>(a.workspace, ws.flags) + 1;
+  f.work_counter = reinterpret_cast<uint64_t*>(at<int>(a.workspace, ws.flags) + 2);
 
   kernels::StatePassParams s;
   s.seq = f.seq;
@@ -109,7 +112,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.factors = f.factors;
   s.fault = f.fault;
 
-  int err = int(cudaMemsetAsync(f.fault, 0, sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
+  int err = int(cudaMemsetAsync(f.fault, 0, 3 * sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     // 32-channel slices when all of them run in one wave (one CTA per SM): more SMs on a few

@@ -24,6 +24,9 @@ struct Smem {
   float A[kC * kLdC];
   float M[kC * kLdC];
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
+  int64_t next_item;                    // the item this CTA takes next (claim_next_item)
+  int64_t next_t0;                      // and its chunk
+  int next_len, next_valid;
 };
 
 // The chunk that `slot` stands for: slots of sequence s are floor(bos_s / 64) + s + c.
@@ -578,10 +581,26 @@ __device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scra
   invert_block_diagonal<3>(A, T, scratch);
 }
 
+// One thread takes the CTA's next item from the launch's work counter (items below gridDim.x are
+// the CTAs' first ones) and finds its chunk; the others read both from shared memory after the
+// next CTA barrier. Dynamic, so that CTAs whose items end early take more of them.
+__device__ void claim_next_item(const ChunkFactorsParams& p, Smem& sm) {
+  const int64_t item = int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x;
+  const Chunk ch = item < p.slots * p.Hq ? chunk_of_slot(p.seq, item / p.Hq) : Chunk{0, 0, false};
+  sm.next_item = item;
+  sm.next_t0 = ch.t0;
+  sm.next_len = ch.len;
+  sm.next_valid = ch.valid;
+}
+__device__ __forceinline__ Chunk claimed_chunk(const Smem& sm) {
+  return {sm.next_t0, sm.next_len, sm.next_valid != 0};
+}
+
 // The factors of one chunk from its staged inputs, then (while they are in flight) the next
 // chunk's inputs fetched into `next`.
-__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int next_hk,
-                              const Chunk& next_chunk, ChunkInputs& next) {
+__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, ChunkInputs& next) {
+  // The next item is claimed by a thread that store_decayed_rows leaves idle (role 3).
+  if (threadIdx.x == kThreads - kK) claim_next_item(p, sm);
   store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
@@ -600,15 +619,16 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
   __syncthreads();
   float* T = sm.q;  // Left_q is consumed: reuse its space
   // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
-  next = fetch_chunk(p, next_hk, next_chunk);
+  next = fetch_chunk(p, int(sm.next_item % p.Hq), claimed_chunk(sm));
   invert_diagonal_blocks(sm.A, T);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
   store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
   store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
 }
 
-// Persistent CTAs (one per SM at most) walk the (chunk slot, key head) items with a stride of the
-// grid, head fastest; each item's inputs are fetched while the previous item is finished.
+// Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
+// item blockIdx.x, then from the work counter; each item's inputs are fetched while the previous
+// item is finished.
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
@@ -627,20 +647,18 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
                        (slot > 0 && x <= cu_at(p.seq, slot - 1));
       if (bad) atomicOr(p.fault, 1);
     }
-    const int64_t next_item = item + gridDim.x;
-    const Chunk next_chunk = next_item < items ? chunk_of_slot(p.seq, next_item / p.Hq) : Chunk{0, 0, false};
-    const int next_hk = int(next_item % p.Hq);
     if (chunk.valid) {  // uniform across the CTA
       stage_chunk(in, sm);
       __syncthreads();
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, next_hk,
-                    next_chunk, in);
-      __syncthreads();  // the next stage_chunk overwrites shared memory
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, in);
     } else {
-      in = fetch_chunk(p, next_hk, next_chunk);
+      if (threadIdx.x == 0) claim_next_item(p, sm);
+      __syncthreads();
+      in = fetch_chunk(p, int(sm.next_item % p.Hq), claimed_chunk(sm));
     }
-    item = next_item;
-    chunk = next_chunk;
+    item = sm.next_item;
+    chunk = claimed_chunk(sm);
+    __syncthreads();  // sm.next_* and the staged chunk are rewritten in the next iteration
   }
 }
 

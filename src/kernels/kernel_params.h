@@ -60,7 +60,7 @@ constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k
 constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }
 
 // Phase 1: key-side factors of every (chunk slot, key head) item. Grid: min(items, ctas)
-// persistent CTAs.
+// persistent CTAs, which take items from work_counter.
 struct ChunkFactorsParams {
   Sequences seq;
   int Hq = 0;
@@ -72,6 +72,7 @@ struct ChunkFactorsParams {
   const float* g = nullptr;     // fp32 [T, Hq, K]
   float* factors = nullptr;     // [Hq, slots] factor blocks
   int* fault = nullptr;         // set to 1 when cu_seqlens is inconsistent (zeroed before the launch)
+  uint64_t* work_counter = nullptr;  // items taken beyond the first wave (zeroed before the launch)
 };
 
 // Phase 2: the sequential pass over chunks, one CTA per (sequence, value head, V slice).
