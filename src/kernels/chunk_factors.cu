@@ -1,10 +1,12 @@
 // Phase 1: the key-side factors of one 64-token chunk of one key head (docs/algorithm.md, "One
 // chunk"): Qg, Kb, Kend, gamma, M and T = (I + A)^{-1}. Every decay factor is a running product of
-// per-token factors d in [0, 1]. Chunks are independent, so this phase runs chunk-parallel over the
-// whole GPU; its results are shared by every value head of the group.
+// per-token factors d in [0, 1] (or, on the tensor-core path for A and M, its reciprocal within the
+// bounds of docs/algorithm.md, "The mid-block reference"). Chunks are independent, so this phase
+// runs chunk-parallel over the whole GPU; its results are shared by every value head of the group.
 //
-// One CTA of 512 threads per (chunk slot, key head). The chunk is found from the slot on the device
-// (binary search over cu_seqlens), so no host-built chunk table and no synchronisation is needed.
+// Persistent CTAs of 512 threads, at most one per SM, take (chunk slot, key head) items. An item's
+// chunk is found from its slot on the device (binary search over cu_seqlens), so no host-built
+// chunk table and no synchronisation is needed.
 #include "kernels/device_common.cuh"
 
 namespace gdn2::kernels {
