@@ -13,6 +13,7 @@
 
 #pragma once
 
+#include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels::state_pass {
@@ -39,17 +40,6 @@ struct Smem {
   uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
-// One chunk of the sequence: its first token, length and factor slot.
-struct ChunkRef {
-  int64_t t0;
-  int len;
-  int64_t slot;
-};
-__device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_t c) {
-  const int64_t t0 = sb.bos + c * kC;
-  return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
-}
-
 // One thread: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
 // a CTA barrier after its last reader).
 template <int kSliceV>
@@ -59,19 +49,6 @@ __device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, i
   fence_proxy_async();
   bulk_load(sm.factors + group_begin(grp), block + group_begin(grp),
             uint32_t(group_end(grp) - group_begin(grp)) * uint32_t(sizeof(float)), &sm.full[grp]);
-}
-
-// The fault path: this CTA's slice of output rows s, s + N, s + 2N, ... (together the CTAs of all
-// sequences cover every row exactly once) and of final state s become NaN.
-__device__ inline void fill_nan(const StatePassParams& p, int s, int h, int v0, int width, int64_t state_off) {
-  const int pairs = width / 2;
-  for (int64_t idx = threadIdx.x; idx < ((p.seq.T - s + p.seq.N - 1) / p.seq.N) * pairs; idx += kThreads) {
-    const int64_t t = s + (idx / pairs) * p.seq.N;
-    const int64_t off = (t * p.Hv + h) * kV + v0 + 2 * (idx % pairs);
-    *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
-  }
-  if (p.final_state)
-    for (int idx = threadIdx.x; idx < width * kK; idx += kThreads) p.final_state[state_off + idx] = __int_as_float(0x7fc00000);
 }
 
 // This thread's accumulator elements of an m64 x kSliceV product, rows row0 + 16 w + g (+ 8), stored
@@ -110,12 +87,12 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int role = wg < kRoleState ? wg : kRoleState;
   // This thread's accumulator rows (16 w + g, + 8) and first column (2 t) in every n8 tile.
   const int arow = 16 * ((threadIdx.x / 32) % 4) + (lane >> 2), acol = 2 * (lane & 3);
-  const SeqBounds sb = seq_bounds(p.seq, s);
-  const int64_t state_off = (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK;
-  const int64_t nchunks = (sb.eos - sb.bos + kC - 1) / kC;
+  const SliceWork work = slice_work(p, s, h, v0);
+  const SeqBounds sb = work.sb;
+  const int64_t state_off = work.state_off, nchunks = work.nchunks;
 
   if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
-    fill_nan(p, s, h, v0, kSliceV, state_off);
+    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
     return;
   }
   // Per chunk c, two CTA barriers ("wait X" = the barrier of factor group X, phase c & 1):

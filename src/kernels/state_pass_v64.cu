@@ -16,6 +16,7 @@
 //     barriers), the other loads the chunk's rows of v and w the same way.
 // Shared memory carries only the factors, v, w (each read once per chunk) and the output tile; the
 // consumer never waits for another warpgroup's products, only for copies and loads.
+#include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
 
 namespace gdn2::kernels {
@@ -46,30 +47,6 @@ struct Smem {
   uint64_t kq_full[kKqStages], kq_empty[kKqStages];
   uint64_t t_full, t_empty, mk_full, mk_empty, vw_full, vw_empty;
 };
-
-// One chunk of the sequence: its first token, length and factor slot.
-struct ChunkRef {
-  int64_t t0;
-  int len;
-  int64_t slot;
-};
-__device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_t c) {
-  const int64_t t0 = sb.bos + c * kC;
-  return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
-}
-
-// The fault path: this CTA's slice of output rows s, s + N, s + 2N, ... (together the CTAs of all
-// sequences cover every row exactly once) and of final state s become NaN.
-__device__ void fill_nan(const StatePassParams& p, int s, int h, int v0, int64_t state_off) {
-  constexpr int kPairs = kSliceV / 2;
-  for (int64_t idx = threadIdx.x; idx < ((p.seq.T - s + p.seq.N - 1) / p.seq.N) * kPairs; idx += kThreads) {
-    const int64_t t = s + (idx / kPairs) * p.seq.N;
-    const int64_t off = (t * p.Hv + h) * kV + v0 + 2 * (idx % kPairs);
-    *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
-  }
-  if (p.final_state)
-    for (int idx = threadIdx.x; idx < kSliceV * kK; idx += kThreads) p.final_state[state_off + idx] = __int_as_float(0x7fc00000);
-}
 
 // Rows [0, len) of the slice of v and w for one chunk, [token][channel] with row stride kLdRow:
 // one 16-byte load per lane and row part, all issued before the first store.
@@ -273,12 +250,12 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel_v64(const State
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   const int s = blockIdx.x / kSlices, v0 = (blockIdx.x % kSlices) * kSliceV;
   const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
-  const SeqBounds sb = seq_bounds(p.seq, s);
-  const int64_t state_off = (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK;
-  const int64_t nchunks = (sb.eos - sb.bos + kC - 1) / kC;
+  const SliceWork work = slice_work(p, s, h, v0);
+  const SeqBounds sb = work.sb;
+  const int64_t state_off = work.state_off, nchunks = work.nchunks;
 
   if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
-    fill_nan(p, s, h, v0, state_off);
+    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
     return;
   }
   if (threadIdx.x == 0) {
