@@ -224,8 +224,9 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
 // Left_i = x_i P(p_I, i) (x = q, b*k; for i < p_I the factor is 1 / P(i, p_I)) and
 // Right_i = k_i / P(p_I, i) (for i <= p_I: k_i P(i, p_I)), so that
 //   A(i, j) = sum_c Left_i[c] c_IJ[c] Right_j[c],  c_IJ = P(p_J, p_I) in [0, 1] (c_II = 1),
-// for i in block I, j in block J <= I. Every factor lies within 2^±kMidExp of x or k when each half
-// block decays by at most 2^-kMidExp per channel; chunks that decay faster take the exact path.
+// for i in block I, j in block J <= I. A chunk takes this path only if, in every block and channel,
+// each half block decays by no less than kMidMinDecay (so no factor is scaled up by more than 2^64)
+// and no scaled-up factor exceeds kMidMaxFactor; otherwise it takes the exact path.
 constexpr int kMidRow = kBlock / 2 - 1;     // p_I - 16 I
 constexpr float kMidMinDecay = 0x1p-64f;    // a half block's decay product must stay above this
 constexpr float kMidMaxFactor = 0x1p+96f;   // and every scaled-up factor below this
@@ -244,7 +245,7 @@ static_assert(sizeof(MidScales) <= sizeof(Smem::right), "the scales must fit in 
 struct MidColumn {
   float left_q[kBlock], left_b[kBlock], right[kBlock];
   float lo, hi;  // MidScales::lo, ::hi of this block and channel
-  bool ok;       // the factors are in range (nothing overflows or reaches denormals)
+  bool ok;       // this column meets the path's rule (kMidMinDecay, kMidMaxFactor)
 };
 
 __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
@@ -278,7 +279,8 @@ __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
     biggest = fmaxf(biggest, fabsf(f.right[i]));
   }
   f.hi = r;
-  // NaN never passes: fmaxf keeps the number, but a NaN input gives a NaN r or fails the bound below.
+  // r is never NaN (d is not). A NaN in q, b or k is dropped by fmaxf and may pass; it then spreads
+  // through A and M as it does on the exact path. An infinite one fails the bound.
   f.ok = first >= kMidMinDecay && r >= kMidMinDecay && biggest <= kMidMaxFactor;
   return f;
 }

@@ -277,7 +277,7 @@ bool mid_reference_products(const ChunkKeys& keys, int K, ChunkFactors& f, Chunk
         biggest = std::fmax(biggest, std::fabs(right[row * K + c]));
       }
       hi[I * K + c] = r;
-      // the same rule as the GPU (NaN fails it: a NaN comparison is false)
+      // the same rule as the GPU (r is never NaN; a NaN input is dropped by fmax, as there)
       if (!(first >= kMidMinDecay && r >= kMidMinDecay && biggest <= kMidMaxFactor)) return false;
       biggest_scale = std::fmax(biggest_scale, 1.0 / std::fmin(first, r));
     }
