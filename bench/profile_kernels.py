@@ -1,6 +1,8 @@
 """Per-kernel GPU time of gdn2 on the benchmark rows, from the PyTorch profiler (CUPTI activity
 records: works without hardware counters). Tells how a call's time splits between phase 1
-(chunk_factors) and phase 2 (state_pass).
+(chunk_factors) and phase 2 (state_pass). Phase 2 starts while phase 1 runs (programmatic
+dependent launch), so its own time includes a wait; "state_pass after phase 1" is the part of it
+after phase 1 has ended, the time it adds to the call.
 
 usage: PYTHONPATH=python python3 bench/profile_kernels.py [--rows PREFIX,...] [--calls N]
 """
@@ -17,7 +19,17 @@ import gdn2  # noqa: E402
 from gdn2 import testing  # noqa: E402
 
 
+def short_name(name):
+    for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_v64", "state_pass"):
+        if short in name:
+            return short
+    return name
+
+
 def kernel_times_us(fn, calls):
+    """GPU time per call of each kernel (and memset), plus the state pass's time after phase 1 ends:
+    phase 2 is launched behind phase 1 (programmatic dependent launch), so its CTAs start early
+    and its own duration includes their wait for phase 1."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -26,14 +38,23 @@ def kernel_times_us(fn, calls):
             fn()
         torch.cuda.synchronize()
     totals = collections.defaultdict(float)
+    spans = []
     for evt in prof.events():
         if evt.device_type == torch.autograd.DeviceType.CUDA:
-            name = evt.name
-            for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_v64", "state_pass"):
-                if short in name:
-                    name = short
-                    break
+            name = short_name(evt.name)
             totals[name] += evt.device_time / calls  # device_time is in us
+            span = getattr(evt, "time_range", None)
+            if span is not None:
+                spans.append((span.start, span.end, name))
+    # Per call: chunk_factors, then the state pass; the part of the state pass after phase 1 ends.
+    after, last_factors_end = 0.0, None
+    for start, end, name in sorted(spans):
+        if name == "chunk_factors":
+            last_factors_end = end
+        elif name.startswith("state_pass") and last_factors_end is not None:
+            after += end - max(start, last_factors_end)
+    if after > 0:
+        totals["state_pass after phase 1"] = after / calls
     return dict(totals)
 
 

@@ -1,5 +1,6 @@
 // Internal device helpers shared by the kernels: sequence bounds, bf16 conversion, TF32 tensor-core
-// tiles (mma.sync m16n8k8, phase 1) and asynchronous global->shared copies.
+// tiles (mma.sync m16n8k8, phase 1), asynchronous global->shared copies and the launch of phase 2
+// behind phase 1.
 #pragma once
 
 #include <atomic>
@@ -172,6 +173,38 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
       "r"(parity)
       : "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programmatic dependent launch (docs/design.md, "Launches"): phase 2 is launched with
+// launch_after_prior_grid, so that its CTAs start while phase 1 still runs, do the part of their
+// work that reads only the caller's inputs, and wait for phase 1's results with wait_for_prior_grid.
+//
+// Lets the grid launched after this one start as soon as every CTA of this grid has called it (or
+// exited). It grants no visibility: the dependent grid still waits for this grid's memory.
+__device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
+// Waits until the grid this one was launched after has completed and its writes are visible; a
+// no-op in a grid launched without the programmatic attribute.
+__device__ __forceinline__ void wait_for_prior_grid() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
+
+// Launches `kernel` on `stream` with programmatic stream serialization: it may start before the
+// previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what
+// that kernel writes (or writes what that kernel reads). Captured into CUDA graphs as a programmatic
+// edge. Everything earlier in the stream than the previous kernel has completed when it starts.
+template <typename Params>
+int launch_after_prior_grid(void (*kernel)(Params), dim3 grid, int threads, int smem, Stream stream,
+                            const Params& p) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(unsigned(threads));
+  config.dynamicSmemBytes = size_t(smem);
+  config.stream = reinterpret_cast<cudaStream_t>(stream);
+  config.attrs = attr;
+  config.numAttrs = 1;
+  return int(cudaLaunchKernelEx(&config, kernel, p));
 }
 
 // Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);

@@ -91,10 +91,6 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const SeqBounds sb = work.sb;
   const int64_t state_off = work.state_off, nchunks = work.nchunks;
 
-  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
-    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
-    return;
-  }
   // Per chunk c, two CTA barriers ("wait X" = the barrier of factor group X, phase c & 1):
   //   sync, issue MKendGamma(c);  RU: wait KbQg(c), R, wait T(c), U;  Out: wait KbQg(c), Qg S;
   //   sync, issue KbQg(c+1), T(c+1);  Out: wait MKend(c), O;  State: wait MKend(c), S1.
@@ -104,15 +100,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     for (int grp = 0; grp < kGroups; ++grp) mbarrier_init(&sm.full[grp], 1);
     fence_barrier_init();
   }
-  __syncthreads();
-  const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
-                                               // global access in flight for its proxy fence to wait on
-  if (issuer && nchunks > 0) {
-    const ChunkRef first = chunk_ref(sb, s, 0);
-    issue_group(kGroupKbQg, p, hk, first, sm);
-    issue_group(kGroupT, p, hk, first, sm);
-  }
 
+  // What reads only the caller's inputs runs while phase 1 may still be running (the kernel is
+  // launched behind it: launch_after_prior_grid): the initial state and the first chunk's v, w.
   // State role: key channels krow (+ 8) of this warpgroup's half, value channels 8 j + acol (+ 1).
   // Global layout [V][K]: element (n, c) at n * K + c.
   const int krow = 64 * (wg - kRoleState) + arow;
@@ -146,6 +136,21 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
   };
   if (role == kRoleRU && nchunks > 0) load_vw(chunk_ref(sb, s, 0));
+
+  // Phase 1's factors and fault flag from here on.
+  wait_for_prior_grid();
+  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
+    return;
+  }
+  __syncthreads();  // the barriers are initialised
+  const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
+                                               // global access in flight for its proxy fence to wait on
+  if (issuer && nchunks > 0) {
+    const ChunkRef first = chunk_ref(sb, s, 0);
+    issue_group(kGroupKbQg, p, hk, first, sm);
+    issue_group(kGroupT, p, hk, first, sm);
+  }
 
   float acc[kAcc];
   for (int64_t c = 0; c < nchunks; ++c) {
@@ -248,8 +253,7 @@ int launch_state_pass_ss(const StatePassParams& p, Stream stream) {
   const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kSliceV>, smem, smem_set);
   if (err != 0) return err;
   const dim3 grid(unsigned(p.seq.N) * (kV / kSliceV), unsigned(p.Hv));
-  state_pass::state_pass_kernel<kSliceV><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  return launch_after_prior_grid(state_pass::state_pass_kernel<kSliceV>, grid, kThreads, smem, stream, p);
 }
 
 }  // namespace gdn2::kernels
