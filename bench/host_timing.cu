@@ -1,0 +1,131 @@
+// Host time of gdn2::forward on a tiny problem (T = 16, one head), and of the CUDA calls it is
+// made of: the contract check, the 12-byte memset, a kernel launch (an empty kernel). Also the
+// GPU time of one call from CUDA-graph replay and its CUDA-event time with the GPU idle at the
+// start (docs/performance.md, "The host path"). Each host number: median of 9 repetitions of
+// back-to-back calls.
+//
+// usage: ./build/gdn2_host_timing
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "gdn2/gdn2.h"
+
+namespace {
+
+#define CHECK_CUDA(x)                                                                   \
+  do {                                                                                  \
+    cudaError_t e_ = (x);                                                               \
+    if (e_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));  \
+      return 1;                                                                         \
+    }                                                                                   \
+  } while (0)
+
+__global__ void empty_kernel(int* never_written) {
+  if (never_written != nullptr && threadIdx.x == 1023) *never_written = 0;
+}
+
+template <typename F>
+double host_us_per_call(F f, cudaStream_t s, int calls) {
+  std::vector<double> t;
+  for (int rep = 0; rep < 9; ++rep) {
+    cudaStreamSynchronize(s);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) f();
+    const auto t1 = std::chrono::steady_clock::now();
+    cudaStreamSynchronize(s);
+    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: nothing to time\n");
+    return 0;
+  }
+  const int64_t T = 16, N = 1, Hq = 1, Hv = 1, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV;
+  cudaStream_t s;
+  CHECK_CUDA(cudaStreamCreate(&s));
+  const size_t key_bytes = T * Hq * K * 2, value_bytes = T * Hv * V * 2;
+  void *q, *k, *b, *g, *v, *w, *o, *cu, *ws;
+  for (void** p : {&q, &k, &b, &v, &w, &o}) {
+    CHECK_CUDA(cudaMalloc(p, std::max(key_bytes, value_bytes)));
+    CHECK_CUDA(cudaMemset(*p, 0, std::max(key_bytes, value_bytes)));
+  }
+  CHECK_CUDA(cudaMalloc(&g, 2 * key_bytes));
+  CHECK_CUDA(cudaMemset(g, 0, 2 * key_bytes));
+  const int offsets[2] = {0, int(T)};
+  CHECK_CUDA(cudaMalloc(&cu, sizeof(offsets)));
+  CHECK_CUDA(cudaMemcpy(cu, offsets, sizeof(offsets), cudaMemcpyHostToDevice));
+  const size_t ws_bytes = gdn2::forward_workspace_bytes(T, N, Hq);
+  CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
+
+  const int64_t key_shape[3] = {T, Hq, K}, value_shape[3] = {T, Hv, V}, cu_shape[1] = {N + 1};
+  gdn2::ForwardArgs a;
+  a.q = gdn2::contiguous_view(q, gdn2::DType::kBFloat16, 0, 3, key_shape);
+  a.k = gdn2::contiguous_view(k, gdn2::DType::kBFloat16, 0, 3, key_shape);
+  a.b = gdn2::contiguous_view(b, gdn2::DType::kBFloat16, 0, 3, key_shape);
+  a.g = gdn2::contiguous_view(g, gdn2::DType::kFloat32, 0, 3, key_shape);
+  a.v = gdn2::contiguous_view(v, gdn2::DType::kBFloat16, 0, 3, value_shape);
+  a.w = gdn2::contiguous_view(w, gdn2::DType::kBFloat16, 0, 3, value_shape);
+  a.output = gdn2::contiguous_view(o, gdn2::DType::kBFloat16, 0, 3, value_shape);
+  a.cu_seqlens = gdn2::contiguous_view(cu, gdn2::DType::kInt32, 0, 1, cu_shape);
+  a.scale = 1.f / 11.3137085f;
+  a.workspace = ws;
+  a.workspace_bytes = ws_bytes;
+  const gdn2::Stream stream = reinterpret_cast<gdn2::Stream>(s);
+  gdn2::Status st = gdn2::forward(a, stream);
+  if (!st.ok()) {
+    std::fprintf(stderr, "gdn2::forward failed: %s\n", st.message);
+    return 1;
+  }
+  CHECK_CUDA(cudaStreamSynchronize(s));
+
+  std::printf("host, us per call:\n");
+  std::printf("  gdn2::check_forward       %6.2f\n", host_us_per_call([&] { (void)gdn2::check_forward(a); }, s, 1000));
+  std::printf("  gdn2::forward             %6.2f\n", host_us_per_call([&] { (void)gdn2::forward(a, stream); }, s, 100));
+  std::printf("  cudaMemsetAsync (12 B)    %6.2f\n", host_us_per_call([&] { cudaMemsetAsync(ws, 0, 12, s); }, s, 100));
+  std::printf("  empty kernel <<<1, 32>>>  %6.2f\n", host_us_per_call([&] { empty_kernel<<<1, 32, 0, s>>>(nullptr); }, s, 100));
+
+  // GPU time of one call: a graph of 20 calls, median of 11 replays.
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < 20; ++i) (void)gdn2::forward(a, stream);
+  CHECK_CUDA(cudaStreamEndCapture(s, &graph));
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  cudaEvent_t e0, e1;
+  CHECK_CUDA(cudaEventCreate(&e0));
+  CHECK_CUDA(cudaEventCreate(&e1));
+  auto median_ms = [&](auto enqueue, int reps) {
+    std::vector<float> t;
+    for (int i = 0; i < reps; ++i) {
+      cudaEventRecord(e0, s);
+      enqueue();
+      cudaEventRecord(e1, s);
+      cudaEventSynchronize(e1);
+      float ms = 0.f;
+      cudaEventElapsedTime(&ms, e0, e1);
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  const float graph_us = median_ms([&] { cudaGraphLaunch(exec, s); }, 11) * 1e3f / 20;
+  const float events_us = median_ms([&] { (void)gdn2::forward(a, stream); }, 101) * 1e3f;
+  std::printf("GPU, us per call:\n");
+  std::printf("  graph replay (20 calls)   %6.2f\n", graph_us);
+  std::printf("  events, idle GPU at start %6.2f\n", events_us);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  return 0;
+}
