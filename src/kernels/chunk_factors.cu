@@ -636,8 +636,9 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
-  // Phase 2 may start its prologue on the SMs this grid leaves free, or frees: every CTA of this
-  // grid is resident once all have passed here, so phase 2's CTAs never hold an SM it waits for.
+  // The 32-channel state pass (launched behind this grid: launch_after_prior_grid) may start its
+  // prologue on the SMs this grid leaves free, or frees: every CTA of this grid is resident once
+  // all have passed here, so phase 2's CTAs never hold an SM it waits for.
   allow_dependent_launch();
   const int64_t items = p.slots * p.Hq;
   int64_t item = blockIdx.x;

@@ -254,8 +254,6 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel_v64(const State
   const SeqBounds sb = work.sb;
   const int64_t state_off = work.state_off, nchunks = work.nchunks;
 
-  // Launched behind phase 1 (launch_after_prior_grid): its factors and fault flag from here on.
-  wait_for_prior_grid();
   if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
     fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
     return;
@@ -286,7 +284,8 @@ int launch_state_pass_v64(const StatePassParams& p, Stream stream) {
   const int err = allow_dynamic_smem(state_pass_kernel_v64, smem, smem_set);
   if (err != 0) return err;
   const dim3 grid(unsigned(p.seq.N) * kSlices, unsigned(p.Hv));
-  return launch_after_prior_grid(state_pass_kernel_v64, grid, kThreads, smem, stream, p);
+  state_pass_kernel_v64<<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  return int(cudaGetLastError());
 }
 
 }  // namespace gdn2::kernels
