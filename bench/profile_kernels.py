@@ -1,8 +1,8 @@
 """Per-kernel GPU time of gdn2 on the benchmark rows, from the PyTorch profiler (CUPTI activity
 records: works without hardware counters). Tells how a call's time splits between phase 1
-(chunk_factors) and phase 2 (state_pass). Phase 2 starts while phase 1 runs (programmatic
-dependent launch), so its own time includes a wait; "state_pass after phase 1" is the part of it
-after phase 1 has ended, the time it adds to the call.
+(chunk_factors) and phase 2 (state_pass). The 32-channel state pass starts while phase 1 runs
+(programmatic dependent launch), so its own time includes a wait; "state_pass after phase 1" is the
+part of a state pass after phase 1 has ended, the time it adds to the call.
 
 usage: PYTHONPATH=python python3 bench/profile_kernels.py [--rows PREFIX,...] [--calls N]
 """
@@ -27,9 +27,8 @@ def short_name(name):
 
 
 def kernel_times_us(fn, calls):
-    """GPU time per call of each kernel (and memset), plus the state pass's time after phase 1 ends:
-    phase 2 is launched behind phase 1 (programmatic dependent launch), so its CTAs start early
-    and its own duration includes their wait for phase 1."""
+    """GPU time per call of each kernel (and memset), plus the state pass's time after phase 1 ends
+    (the 32-channel pass is launched behind phase 1, so its own duration includes its CTAs' wait)."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
