@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -16,14 +17,12 @@
 
 namespace {
 
-#define CHECK_CUDA(x)                                                                   \
-  do {                                                                                  \
-    cudaError_t e_ = (x);                                                               \
-    if (e_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));  \
-      return 1;                                                                         \
-    }                                                                                   \
-  } while (0)
+// A timing program, not a library: any CUDA failure ends it.
+void check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return;
+  std::fprintf(stderr, "%s failed: %s\n", what, cudaGetErrorString(err));
+  std::exit(1);
+}
 
 __global__ void empty_kernel(int* never_written) {
   if (never_written != nullptr && threadIdx.x == 1023) *never_written = 0;
@@ -54,20 +53,20 @@ int main() {
   }
   const int64_t T = 16, N = 1, Hq = 1, Hv = 1, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV;
   cudaStream_t s;
-  CHECK_CUDA(cudaStreamCreate(&s));
+  check(cudaStreamCreate(&s), "cudaStreamCreate");
   const size_t key_bytes = T * Hq * K * 2, value_bytes = T * Hv * V * 2;
   void *q, *k, *b, *g, *v, *w, *o, *cu, *ws;
   for (void** p : {&q, &k, &b, &v, &w, &o}) {
-    CHECK_CUDA(cudaMalloc(p, std::max(key_bytes, value_bytes)));
-    CHECK_CUDA(cudaMemset(*p, 0, std::max(key_bytes, value_bytes)));
+    check(cudaMalloc(p, std::max(key_bytes, value_bytes)), "cudaMalloc");
+    check(cudaMemset(*p, 0, std::max(key_bytes, value_bytes)), "cudaMemset");
   }
-  CHECK_CUDA(cudaMalloc(&g, 2 * key_bytes));
-  CHECK_CUDA(cudaMemset(g, 0, 2 * key_bytes));
+  check(cudaMalloc(&g, 2 * key_bytes), "cudaMalloc");
+  check(cudaMemset(g, 0, 2 * key_bytes), "cudaMemset");
   const int offsets[2] = {0, int(T)};
-  CHECK_CUDA(cudaMalloc(&cu, sizeof(offsets)));
-  CHECK_CUDA(cudaMemcpy(cu, offsets, sizeof(offsets), cudaMemcpyHostToDevice));
+  check(cudaMalloc(&cu, sizeof(offsets)), "cudaMalloc");
+  check(cudaMemcpy(cu, offsets, sizeof(offsets), cudaMemcpyHostToDevice), "cudaMemcpy");
   const size_t ws_bytes = gdn2::forward_workspace_bytes(T, N, Hq);
-  CHECK_CUDA(cudaMalloc(&ws, ws_bytes));
+  check(cudaMalloc(&ws, ws_bytes), "cudaMalloc");
 
   const int64_t key_shape[3] = {T, Hq, K}, value_shape[3] = {T, Hv, V}, cu_shape[1] = {N + 1};
   gdn2::ForwardArgs a;
@@ -88,7 +87,7 @@ int main() {
     std::fprintf(stderr, "gdn2::forward failed: %s\n", st.message);
     return 1;
   }
-  CHECK_CUDA(cudaStreamSynchronize(s));
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
 
   std::printf("host, us per call:\n");
   std::printf("  gdn2::check_forward       %6.2f\n", host_us_per_call([&] { (void)gdn2::check_forward(a); }, s, 1000));
@@ -99,13 +98,13 @@ int main() {
   // GPU time of one call: a graph of 20 calls, median of 11 replays.
   cudaGraph_t graph;
   cudaGraphExec_t exec;
-  CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
   for (int i = 0; i < 20; ++i) (void)gdn2::forward(a, stream);
-  CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture");
+  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
   cudaEvent_t e0, e1;
-  CHECK_CUDA(cudaEventCreate(&e0));
-  CHECK_CUDA(cudaEventCreate(&e1));
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
   auto median_ms = [&](auto enqueue, int reps) {
     std::vector<float> t;
     for (int i = 0; i < reps; ++i) {
