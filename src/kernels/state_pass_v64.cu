@@ -26,8 +26,9 @@ constexpr int kSliceV = 64;                  // value channels per CTA
 constexpr int kSlices = kV / kSliceV;
 constexpr int kConsumerThreads = 128;        // one warpgroup
 constexpr int kThreads = kConsumerThreads + 64;  // and two producer warps: factors; v and w
-constexpr int kKqStages = 2;                 // Kb and Qg are double-buffered: the first products of
-                                             // chunk c + 1 need not wait for a copy after chunk c
+constexpr int kMkStages = 2;                 // M, Kend^T and gamma are double-buffered: the last
+                                             // products of chunk c + 1 need not wait for a copy issued
+                                             // after chunk c's last products
 constexpr int kLdRow = kSliceV + 8;         // row stride (bf16) of the v, w and output tiles [64 tokens]
                                              // [64 channels]: 144 bytes, the consumer's accesses are
                                              // conflict-free
@@ -38,14 +39,14 @@ constexpr int kTFloats = factor_block::kM - factor_block::kT;        // T
 constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
 
 struct Smem {
-  float kq[kKqStages][kKqFloats];
+  float kq[kKqFloats];
   float t[kTFloats];
-  float mk[kMkFloats];
+  float mk[kMkStages][kMkFloats];
   uint16_t v[kC * kLdRow];  // v and w of the slice for one chunk, [token][value channel], bf16;
   uint16_t w[kC * kLdRow];  // rows past the chunk's end are not loaded (and not read)
   uint16_t o[kC * kLdRow];  // the chunk's output, staged for 16-byte stores
-  uint64_t kq_full[kKqStages], kq_empty[kKqStages];
-  uint64_t t_full, t_empty, mk_full, mk_empty, vw_full, vw_empty;
+  uint64_t mk_full[kMkStages], mk_empty[kMkStages];
+  uint64_t kq_full, kq_empty, t_full, t_empty, vw_full, vw_empty;
 };
 
 // Rows [0, len) of the slice of v and w for one chunk, [token][channel] with row stride kLdRow:
@@ -95,14 +96,14 @@ __device__ void produce(const StatePassParams& p, const SeqBounds& sb, int s, in
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
-    const int stage = int(c % kKqStages);
-    const uint32_t use = uint32_t(c / kKqStages);  // how often this stage was filled before
-    if (use > 0) mbarrier_wait(&sm.kq_empty[stage], (use - 1) & 1);
-    copy(sm.kq[stage], block + factor_block::kKb, kKqFloats, &sm.kq_full[stage]);
+    if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
+    copy(sm.kq, block + factor_block::kKb, kKqFloats, &sm.kq_full);
     if (c > 0) mbarrier_wait(&sm.t_empty, uint32_t(c - 1) & 1);
     copy(sm.t, block + factor_block::kT, kTFloats, &sm.t_full);
-    if (c > 0) mbarrier_wait(&sm.mk_empty, uint32_t(c - 1) & 1);
-    copy(sm.mk, block + factor_block::kM, kMkFloats, &sm.mk_full);
+    const int stage = int(c % kMkStages);
+    const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
+    if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
+    copy(sm.mk[stage], block + factor_block::kM, kMkFloats, &sm.mk_full[stage]);
   }
 }
 
@@ -133,12 +134,12 @@ __device__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, in
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const uint32_t parity = uint32_t(c) & 1;
-    const int stage = int(c % kKqStages);
-    const float* kb = sm.kq[stage] + (factor_block::kKb - factor_block::kKb);
-    const float* qg = sm.kq[stage] + (factor_block::kQg - factor_block::kKb);
-    const float* mqk = sm.mk + (factor_block::kM - factor_block::kM);
-    const float* kend_t = sm.mk + (factor_block::kKendT - factor_block::kM);
-    const float* gamma = sm.mk + (factor_block::kGamma - factor_block::kM);
+    const int stage = int(c % kMkStages);
+    const float* kb = sm.kq + (factor_block::kKb - factor_block::kKb);
+    const float* qg = sm.kq + (factor_block::kQg - factor_block::kKb);
+    const float* mqk = sm.mk[stage] + (factor_block::kM - factor_block::kM);
+    const float* kend_t = sm.mk[stage] + (factor_block::kKendT - factor_block::kM);
+    const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
 
     // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
     // fp32), O^T as zero.
@@ -159,7 +160,7 @@ __device__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, in
     // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
     uint32_t sa[kK / 2];
     acc_to_a<kStepsK>(st, sa);
-    mbarrier_wait(&sm.kq_full[stage], uint32_t(c / kKqStages) & 1);
+    mbarrier_wait(&sm.kq_full, parity);
     fence_operands(r);
     fence_operands(o);
     fence_operands(sa);
@@ -171,7 +172,7 @@ __device__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, in
     fence_operands(r);
     fence_operands(o);
     fence_operands(sa);
-    mbarrier_arrive(&sm.kq_empty[stage]);
+    mbarrier_arrive(&sm.kq_empty);
 
     // U^T = R^T T^T.
     uint32_t ra[kC / 2];
@@ -193,7 +194,7 @@ __device__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, in
     // O^T += U^T M^T and S1^T = S^T diag(gamma) + U^T Kend.
     uint32_t ua[kC / 2];
     acc_to_a<kStepsC>(u, ua);
-    mbarrier_wait(&sm.mk_full, parity);
+    mbarrier_wait(&sm.mk_full[stage], uint32_t(c / kMkStages) & 1);
 #pragma unroll
     for (int j = 0; j < kK / 8; ++j) {
       const float2 gm = *reinterpret_cast<const float2*>(gamma + 8 * j + col);
@@ -213,7 +214,7 @@ __device__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, in
     fence_operands(o);
     fence_operands(st);
     fence_operands(ua);
-    mbarrier_arrive(&sm.mk_empty);
+    mbarrier_arrive(&sm.mk_empty[stage]);
 
     // O = scale (O^T)^T through shared memory, then 16-byte stores of rows inside the chunk.
     sync_consumers();  // the previous chunk's rows are stored
@@ -259,14 +260,14 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel_v64(const State
     return;
   }
   if (threadIdx.x == 0) {
-    for (int i = 0; i < kKqStages; ++i) {
-      mbarrier_init(&sm.kq_full[i], 1);
-      mbarrier_init(&sm.kq_empty[i], kConsumerThreads);
+    for (int i = 0; i < kMkStages; ++i) {
+      mbarrier_init(&sm.mk_full[i], 1);
+      mbarrier_init(&sm.mk_empty[i], kConsumerThreads);
     }
+    mbarrier_init(&sm.kq_full, 1);
     mbarrier_init(&sm.t_full, 1);
-    mbarrier_init(&sm.mk_full, 1);
+    mbarrier_init(&sm.kq_empty, kConsumerThreads);
     mbarrier_init(&sm.t_empty, kConsumerThreads);
-    mbarrier_init(&sm.mk_empty, kConsumerThreads);
     mbarrier_init(&sm.vw_full, 32);
     mbarrier_init(&sm.vw_empty, kConsumerThreads);
     fence_barrier_init();
