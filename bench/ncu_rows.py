@@ -1,4 +1,5 @@
-"""A few calls of chosen canonical rows, as a target for Nsight Compute (no timing of its own).
+"""A few calls of chosen benchmark rows (canonical or at scale, by name prefix as in bench.py's
+--rows), as a target for Nsight Compute (no timing of its own).
 
 usage: ncu --clock-control none -k regex:"chunk_factors|state_pass" --launch-skip 6 --launch-count 2 \\
            --set full --import-source no -o prof \\
@@ -17,8 +18,9 @@ from gdn2 import testing  # noqa: E402
 
 
 def main(prefixes):
-    for row in testing.CANONICAL_ROWS:
-        if row.name.split("-")[0] in prefixes:
+    rows = list(testing.CANONICAL_ROWS) + list(bench.scale_rows(testing.Row, testing.random_lengths))
+    for row in rows:
+        if any(row.name.startswith(prefix) for prefix in prefixes):
             call = bench.ours_fn(gdn2, testing.row_inputs(row), row)
             for _ in range(3):
                 call()
