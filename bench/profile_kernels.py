@@ -20,9 +20,9 @@ from gdn2 import testing  # noqa: E402
 
 
 def short_name(name):
-    for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_v64", "state_pass"):
+    for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_rs<1>", "state_pass_kernel_rs<2>"):
         if short in name:
-            return short
+            return {"state_pass_kernel_rs<1>": "state_pass_v64", "state_pass_kernel_rs<2>": "state_pass_v128"}.get(short, short)
     return name
 
 

@@ -115,11 +115,13 @@ Status forward(const ForwardArgs& a, Stream stream) {
   int err = int(cudaMemsetAsync(f.fault, 0, 3 * sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
-    // 32-channel slices when all of them run in one wave (one CTA per SM): more SMs on a few
-    // sequences. Otherwise 64-channel slices (fewer CTAs, each of which reloads the chunk factors,
-    // and fewer waves), whose kernel keeps the state in registers as the products' A operand.
-    const bool narrow_one_wave = sh.N * sh.Hv * (kHeadDimV / 32) <= multiprocessor_count(a.q.device);
-    err = narrow_one_wave ? kernels::launch_state_pass_v32(s, stream) : kernels::launch_state_pass_v64(s, stream);
+    // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
+    // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
+    // are copied and read once for the whole head, and there are half as many waves.
+    const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
+    err = heads * (kHeadDimV / 32) <= sms   ? kernels::launch_state_pass_v32(s, stream)
+          : heads * (kHeadDimV / 64) <= sms ? kernels::launch_state_pass_v64(s, stream)
+                                            : kernels::launch_state_pass_v128(s, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 
 #include "kernels/kernel_params.h"
@@ -182,6 +184,27 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       : "memory");
 }
 
+// 16 bytes from global to shared memory (cp.async through L2, both addresses 16-byte aligned).
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_u32(dst)), "l"(src) : "memory");
+}
+// One arrival on `bar` once every earlier cp.async of this thread has landed (one of the arrivals the
+// barrier was initialised to expect).
+__device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+}
+
+// A box of a 2-D tensor (TMA) from global to shared memory, counted on `bar` like bulk_copy: box
+// coordinates (x, y) in elements of the innermost and the outer dimension. `map` lives in kernel
+// parameter space (a __grid_constant__ parameter). Rows beyond the tensor's end arrive as zeros.
+__device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int x, int y, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          smem_u32(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(smem_u32(bar))
+      : "memory");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Programmatic dependent launch (docs/design.md, "Two phases"): the 32-channel state pass is launched
 // with launch_after_prior_grid, so that its CTAs start while phase 1 still runs, do the part of
@@ -228,6 +251,34 @@ int allow_dynamic_smem(Kernel kernel, int bytes, std::atomic<uint64_t>& done) {
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   if (err == cudaSuccess && bit) done.fetch_or(bit, std::memory_order_relaxed);
   return int(err);
+}
+
+// A 2-D bf16 tensor [rows][cols] (row stride `row_stride` elements, 16-byte aligned) as a TMA
+// descriptor for boxes of box_rows x box_cols with the 128-byte swizzle (box_cols * 2 <= 128):
+// within each 8 rows of 128 bytes, 16-byte part j of row r lands at part j ^ (r % 8). Returns a
+// CUresult (0 on success). The driver's encoder is looked up once.
+inline int encode_bf16_tile_map(TensorMap* map, const void* base, uint64_t rows, uint64_t cols, uint64_t row_stride,
+                                uint32_t box_rows, uint32_t box_cols) {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  if (encode == nullptr) return int(cudaErrorNotSupported);
+  static_assert(sizeof(TensorMap) == sizeof(CUtensorMap) && alignof(TensorMap) >= alignof(CUtensorMap),
+                "TensorMap holds a CUtensorMap");
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {row_stride * 2};
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  const CUresult r = encode(reinterpret_cast<CUtensorMap*>(map), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                            const_cast<void*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? 0 : int(cudaErrorInvalidValue);
 }
 
 }  // namespace gdn2::kernels

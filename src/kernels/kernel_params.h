@@ -75,6 +75,11 @@ struct ChunkFactorsParams {
   uint64_t* work_counter = nullptr;  // items taken beyond the first wave (zeroed before the launch)
 };
 
+// A TMA descriptor (CUtensorMap) as plain bytes: this header includes no CUDA header.
+struct alignas(128) TensorMap {
+  uint64_t opaque[16];
+};
+
 // Phase 2: the sequential pass over chunks, one CTA per (sequence, value head, V slice).
 struct StatePassParams {
   Sequences seq;
@@ -88,6 +93,9 @@ struct StatePassParams {
   float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
   const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault = nullptr;   // phase 1's verdict on cu_seqlens
+  // v and w as 2-D tensors [T][Hv V] for TMA copies of 64 tokens x 64 channels with the 128-byte
+  // swizzle (state_pass_rs.cuh; filled by the launch of those kernels only).
+  TensorMap v_map, w_map;
 };
 
 // Value checks for validate=True: sets bits of *flags (see ValueFlag).
@@ -106,10 +114,12 @@ enum ValueFlag : int {
 
 // Launchers (one translation unit each). They return the launch's cudaError_t as an int.
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
-// Phase 2: 32-channel slices, every operand in shared memory (state_pass_v32.cu), or 64-channel
-// slices, the state in registers as the A operand (state_pass_v64.cu).
+// Phase 2: 32-channel slices, every operand in shared memory (state_pass_v32.cu), or the state in
+// registers as the A operand (state_pass_rs.cuh) with 64 (state_pass_v64.cu) or 128 value channels
+// per CTA (state_pass_v128.cu).
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
+int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 }  // namespace gdn2::kernels

@@ -1,4 +1,4 @@
-// Phase 2 helpers shared by both state-pass kernels (state_pass_ss.cuh, state_pass_v64.cu): where a
+// Phase 2 helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh): where a
 // chunk of a sequence lies, and the fault path.
 #pragma once
 

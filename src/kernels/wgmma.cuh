@@ -1,5 +1,5 @@
 // Warpgroup tensor-core products (wgmma, sm_90a) on TF32 operands: B in shared memory, A in shared
-// memory (state_pass_ss.cuh) or in registers (state_pass_v64.cu), operands in shared memory stored
+// memory (state_pass_ss.cuh) or in registers (state_pass_rs.cuh), operands in shared memory stored
 // K-major in the canonical layout without swizzle (kernel_params.h, kmajor_offset), which
 // kmajor_desc describes.
 //

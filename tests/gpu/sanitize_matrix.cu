@@ -90,20 +90,23 @@ Case make_case(const char* name, std::vector<int64_t> cu, int Hq, int Hv, bool h
 
 std::vector<Case> the_matrix() {
   std::vector<Case> m;
-  // In-contract cases. state_pass<32> when N * Hv * 4 <= SMs (132 on H200, 114-132 on H100), else <64>.
+  // In-contract cases. On 132 SMs (H200; H100: 114-132) state_pass v32 when N * Hv * 4 <= SMs, else v64
+  // when N * Hv * 2 <= SMs, else v128 (src/launch.cu).
   m.push_back(make_case("mha-T1", {0, 1}, 1, 1, false, false, true));                        // v32
   m.push_back(make_case("mha-T1024", {0, 1024}, 16, 16, false, true, false));                // v32
   m.push_back(make_case("gva3-T65", {0, 65}, 4, 12, true, false, true));                     // v32
   m.push_back(make_case("gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
                         /*validate=*/true));                                                  // v32
   m.push_back(make_case("gva2-1x32", offsets_of(std::vector<int64_t>(32, 1)), 2, 4, false, true,
-                        false));                                                              // v64
+                        false));                                                              // v128
   m.push_back(make_case("gva2-rand100", offsets_of(random_lengths(100, 1, 80, 101)), 2, 4, true,
-                        true, true));                                                         // v64
-  m.push_back(make_case("gva4-rand20", offsets_of(random_lengths(20, 1, 100, 102)), 1, 4, false,
+                        true, true));                                                         // v128
+  m.push_back(make_case("gva4-rand15", offsets_of(random_lengths(15, 1, 100, 102)), 1, 4, false,
                         false, false));                                                       // v64
   m.push_back(make_case("mha-rand40", offsets_of(random_lengths(40, 1, 40, 103)), 2, 2, true,
-                        false, true));                                                        // v64
+                        false, true));                                                        // v128
+  m.push_back(make_case("mha-rand30", offsets_of(random_lengths(30, 1, 150, 104)), 2, 2, true,
+                        true, false));                                                        // v64
 
   // Out of contract, without validate (validate_values must refuse them).
   // Decreasing offsets and last != T.
@@ -120,7 +123,7 @@ std::vector<Case> the_matrix() {
     cu[10] = 250;  // decreasing (cu[9] = 270)
     cu[20] = 590;  // last != T
     m.push_back(make_case("fault-cu-extreme", cu, 2, 4, true, true, true, true, Fault::kCuSeqlens,
-                          /*T=*/600));                                                        // v64
+                          /*T=*/600));                                                        // v128
   }
   // Out-of-range log decays in sequence 0, key head 0: g NaN, +Inf, -Inf, > 0.
   m.push_back(make_case("fault-g", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay));

@@ -28,7 +28,7 @@ JOIN_TIMEOUT_S = 300
 # name: (lengths, hq, hv, initial_state, cu_seqlens dtype, seed)
 PROBLEMS = {
     "mha-T4096-N4": ((1000, 1024, 1500, 572), 8, 8, True, torch.int32, 31),        # v32
-    "gva4-T4096-N4": ((65, 2000, 31, 2000), 8, 32, False, torch.int64, 32),       # v64 on 132 SMs
+    "gva4-T4096-N4": ((65, 2000, 31, 2000), 8, 32, False, torch.int64, 32),       # v128 on 132 SMs
     "mha-T4096-N4-other": ((1000, 1024, 1500, 572), 8, 8, True, torch.int32, 33),
 }
 PAIRS = {

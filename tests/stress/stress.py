@@ -64,19 +64,26 @@ def row_specs():
 
     packed20 = CANONICAL_ROWS[2].lengths  # 20 sequences, 4096 tokens, tails of every kind
     assert len(packed20) == 20 and sum(packed20) == 4096
-    # On 132 SMs (H200), state_pass<32> when N * Hv * 4 <= 132, else state_pass<64>: the column below.
+    # On 132 SMs (H200): state_pass v32 when N * Hv * 4 <= 132, else v64 when N * Hv * 2 <= 132, else
+    # v128 (src/launch.cu): the column below.
     return [
         #    name               lengths                        hq  hv  h0     ht     cu64   w   seed
         Spec("T1-MHA", (1,), 16, 16, False, False, False, 20, 501),               # v32
         Spec("T65-GVA3", (65,), 4, 12, True, False, True, 20, 502),               # v32
-        Spec("N32x1-GVA2", (1,) * 32, 2, 4, False, True, False, 20, 503),         # v64
+        Spec("N32x1-GVA2", (1,) * 32, 2, 4, False, True, False, 20, 503),         # v128
         Spec("N100-rand-GVA4", random_lengths(100, 1, 128, seed=504), 1, 4, True, True, True, 5,
-             504),                                                                 # v64
+             504),                                                                 # v128
         Spec("65+63+1-GVA3", (65, 63, 1), 2, 6, True, True, False, 20, 505),     # v32
         Spec("T1024-MHA", (1024,), 16, 16, True, True, True, 10, 506),           # v32
-        Spec("N3-T4096-GVA2", (1000, 2000, 1096), 16, 32, False, False, False, 5, 507),  # v64
+        Spec("N3-T4096-GVA2", (1000, 2000, 1096), 8, 16, False, False, False, 5, 507),  # v64
         Spec("T32K-MHA", (32768,), 16, 16, False, True, True, 1, 508),           # v32
-        Spec("N20-packed-GVA4", packed20, 4, 16, True, False, False, 5, 509),    # v64
+        Spec("N20-packed-GVA4", packed20, 4, 16, True, False, False, 5, 509),    # v128
+        Spec("N16-rand-GVA2", random_lengths(16, 1, 300, seed=510), 2, 4, True, True, True, 10,
+             510),                                                                 # v64
+        Spec("N40x1-MHA", (1,) * 40, 1, 1, False, True, False, 20, 511),          # v64
+        Spec("N6-rand-GVA4", random_lengths(6, 1, 700, seed=512), 2, 8, True, False, True, 10,
+             512),                                                                 # v64
+        Spec("N3-T4096-GVA2-wide", (1000, 2000, 1096), 16, 32, False, False, False, 5, 513),  # v128
     ]
 
 
@@ -195,7 +202,7 @@ def main():
         def __init__(self, spec):
             self.spec = spec
             self.N, self.T = len(spec.lengths), spec.tokens
-            self.variant = 32 if self.N * spec.hv * 4 <= sms else 64
+            self.variant = 32 if self.N * spec.hv * 4 <= sms else 64 if self.N * spec.hv * 2 <= sms else 128
             self.inp = make_inputs(spec.lengths, spec.hq, spec.hv, kind="model",
                                    initial_state=spec.initial_state, seed=spec.seed, device="cuda",
                                    cu_dtype=torch.int64 if spec.cu64 else torch.int32,
@@ -246,7 +253,7 @@ def main():
               f"cu={'int64' if spec.cu64 else 'int32'} state_pass<{r.variant}> weight={spec.weight}",
               flush=True)
 
-    # Coverage: both state_pass variants with all four state modes, MHA and GVA 2/3/4, N 1/32/100.
+    # Coverage: the three state_pass variants with all four state modes, MHA and GVA 2/3/4, N 1/32/100.
     coverage = {
         "state_pass_modes": sorted({f"v{r.variant}:h0={int(r.spec.initial_state)},ht={int(r.spec.final_state)}"
                                     for r in rows}),
@@ -256,8 +263,8 @@ def main():
         "tokens_min_max": [min(r.T for r in rows), max(r.T for r in rows)],
     }
     if not args.rows:
-        if len(coverage["state_pass_modes"]) != 8:
-            fail(f"coverage: state_pass variants x state modes = {coverage['state_pass_modes']} (want 8)")
+        if len(coverage["state_pass_modes"]) != 12:
+            fail(f"coverage: state_pass variants x state modes = {coverage['state_pass_modes']} (want 12)")
         if len(rows) < ISSUE_MIN_ROWS:
             fail(f"coverage: {len(rows)} rows < {ISSUE_MIN_ROWS}")
         if not {1, 2, 3, 4} <= set(coverage["head_ratios"]) or not {1, 32, 100} <= set(coverage["sequence_counts"]):

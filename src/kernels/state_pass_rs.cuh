@@ -1,0 +1,325 @@
+// Phase 2 with the state in registers (wgmma with A from registers, B from shared memory), for
+// problems of more than one wave of 32-channel slices: the sequential pass over the chunks of one
+// sequence (docs/algorithm.md, value side), transposed so that the state is the left operand of
+// every product it enters:
+//   R^T = (w*v)^T - S^T Kb^T;  U^T = R^T T^T;  O^T = scale (S^T Qg^T + U^T M^T);
+//   S1^T = S^T diag(gamma) + U^T Kend.
+// Value channels evolve independently, so a consumer warpgroup owns a slice of 64 value channels of
+// one (sequence, value head), the M = 64 rows of every product. A CTA has kConsumers of them
+// (state_pass_v64.cu: one, two CTAs per head; state_pass_v128.cu: two, one CTA per head, which
+// copies and reads each chunk's factors once for 128 channels); the CTAs of a head do not communicate.
+//
+// Two roles (docs/design.md, "Phase 2"):
+//   - each consumer warpgroup holds its S^T (64 x 128, fp32) in registers across chunks and runs
+//     every product as wgmma with A from registers: each product's A is the previous product's
+//     accumulator, rounded to TF32 (wgmma.cuh, acc_to_a); the factors are the B operands;
+//   - the producer warpgroup: warp 0 copies each factor group into shared memory (bulk copies
+//     completing on "full" barriers) as soon as every consumer has released the previous chunk's
+//     copy ("empty" barriers); warp 1 + i copies consumer i's rows of v and w (one TMA box each) the
+//     same way. With two consumers the producers give their registers to them (setmaxnreg).
+// Shared memory carries only the factors, v, w (each read once per chunk and consumer) and the
+// output tiles; a consumer never waits for another warpgroup's products, only for copies.
+#pragma once
+
+#include <atomic>
+
+#include "kernels/state_pass_common.cuh"
+#include "kernels/wgmma.cuh"
+
+namespace gdn2::kernels::state_pass_rs {
+
+constexpr int kSliceV = 64;      // value channels per consumer warpgroup
+constexpr int kWarpgroup = 128;  // threads
+constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the last products of
+                                 // chunk c + 1 need not wait for a copy issued after chunk c's last
+                                 // products
+// Registers per thread after setmaxnreg with two consumers: 2 x 128 x 232 + 128 x 40 = 64512.
+constexpr int kConsumerRegs = 232, kProducerRegs = 40;
+
+// The factor groups of a chunk, each one bulk copy of a contiguous piece of its factor block.
+constexpr int kKqFloats = factor_block::kT - factor_block::kKb;      // Kb, Qg
+constexpr int kTFloats = factor_block::kM - factor_block::kT;        // T
+constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
+
+// A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer): 128-byte rows in the
+// TMA's 128-byte swizzle (16-byte part j of token row r at part j ^ (r % 8); device_common.cuh,
+// encode_bf16_tile_map), 1024-byte aligned. The consumer's accesses (tokens 8 j + 2 t + e for the
+// four t of a warp, eight channels of one part) then fall on distinct banks.
+constexpr int kTile = kC * kSliceV;
+__device__ __forceinline__ int tile_at(int tok, int ch) { return tok * kSliceV + ((((ch >> 3) ^ tok) & 7) << 3) + (ch & 7); }
+
+template <int kConsumers>
+struct alignas(1024) Smem {
+  float kq[kKqFloats];
+  float t[kTFloats];
+  float mk[kMkStages][kMkFloats];
+  uint16_t v[kConsumers][kTile];  // v and w of each consumer's slice for one chunk; rows past the
+  uint16_t w[kConsumers][kTile];  // chunk's end are not read
+  uint16_t o[kConsumers][kTile];  // each consumer's output of the chunk, staged for 16-byte stores
+  uint64_t mk_full[kMkStages], mk_empty[kMkStages];
+  uint64_t kq_full, kq_empty, t_full, t_empty;
+  uint64_t vw_full[kConsumers], vw_empty[kConsumers];
+};
+
+// Producer warp 1 + i, lane 0: consumer i's slice of v and w for each chunk, one TMA box each
+// (64 tokens from the chunk's first; rows past the chunk's end are other tokens or zeros, not read).
+template <int kConsumers>
+__device__ void produce_vw(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0, int64_t nchunks,
+                           int i, Smem<kConsumers>& sm) {
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    if (c > 0) mbarrier_wait(&sm.vw_empty[i], uint32_t(c - 1) & 1);
+    fence_proxy_async();  // the consumer's generic reads of the tiles before the copies' writes
+    mbarrier_expect_bytes(&sm.vw_full[i], 2 * kTile * sizeof(uint16_t));
+    tma_load_2d(sm.v[i], &p.v_map, h * kV + v0, int(ch.t0), &sm.vw_full[i]);
+    tma_load_2d(sm.w[i], &p.w_map, h * kV + v0, int(ch.t0), &sm.vw_full[i]);
+  }
+}
+
+// Producer warp 0, lane 0: per chunk Kb/Qg, T, then M/Kend^T/gamma, each issued once the consumers
+// have released the buffer's previous contents.
+template <int kConsumers>
+__device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t nchunks,
+                                Smem<kConsumers>& sm) {
+  auto copy = [&](float* dst, const float* src, int floats, uint64_t* full) {
+    fence_proxy_async();  // the consumers' generic reads of the buffer before the copy's writes
+    bulk_load(dst, src, uint32_t(floats) * uint32_t(sizeof(float)), full);
+  };
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
+    if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
+    copy(sm.kq, block + factor_block::kKb, kKqFloats, &sm.kq_full);
+    if (c > 0) mbarrier_wait(&sm.t_empty, uint32_t(c - 1) & 1);
+    copy(sm.t, block + factor_block::kT, kTFloats, &sm.t_full);
+    const int stage = int(c % kMkStages);
+    const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
+    if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
+    copy(sm.mk[stage], block + factor_block::kM, kMkFloats, &sm.mk_full[stage]);
+  }
+}
+
+// Consumer i's warpgroup barrier (ids 1, 2; 0 is __syncthreads).
+__device__ __forceinline__ void sync_consumer(int i) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(1 + i) : "memory");
+}
+
+// Consumer warpgroup i, value channels [v0, v0 + 64). Thread (warp w, lane (g, t)) of the warpgroup
+// holds rows v = 16 w + g and v + 8 of every accumulator (value channels of the slice) and columns
+// 8 j + 2 t, + 1 (key channels of S^T, tokens of R^T, U^T and O^T). (Products of n128 and n192 that
+// share their A, [R^T | O^T] and [O^T | S1^T], measured slower than these n64 and n128 ones:
+// docs/performance.md.)
+template <int kConsumers>
+__device__ __forceinline__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0,
+                                        int64_t state_off, int64_t nchunks, int i, Smem<kConsumers>& sm) {
+  constexpr int kStepsK = kK / 8, kStepsC = kC / 8;
+  const int tid = threadIdx.x % kWarpgroup, lane = threadIdx.x & 31;
+  const int row = 16 * (tid / 32) + (lane >> 2), col = 2 * (lane & 3);
+  const uint16_t* sv = sm.v[i];
+  const uint16_t* sw = sm.w[i];
+  uint16_t* so = sm.o[i];
+
+  float st[kK / 2];  // S^T: st[4 j + 2 hh + e] = S^T(row + 8 hh, 8 j + col + e); state layout [V][K]
+  const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
+#pragma unroll
+  for (int j = 0; j < kK / 8; ++j)
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      float2 x = make_float2(0.f, 0.f);
+      if (h0) x = *reinterpret_cast<const float2*>(h0 + (row + 8 * hh) * kK + 8 * j + col);
+      st[4 * j + 2 * hh] = x.x;
+      st[4 * j + 2 * hh + 1] = x.y;
+    }
+
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    const uint32_t parity = uint32_t(c) & 1;
+    const int stage = int(c % kMkStages);
+    const float* kb = sm.kq + (factor_block::kKb - factor_block::kKb);
+    const float* qg = sm.kq + (factor_block::kQg - factor_block::kKb);
+    const float* mqk = sm.mk[stage] + (factor_block::kM - factor_block::kM);
+    const float* kend_t = sm.mk[stage] + (factor_block::kKendT - factor_block::kM);
+    const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
+
+    // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
+    // fp32), O^T as zero.
+    float r[kC / 2], o[kC / 2];
+    mbarrier_wait(&sm.vw_full[i], parity);
+#pragma unroll
+    for (int j = 0; j < kC / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int tok = 8 * j + col + e, at = tile_at(tok, row + 8 * hh);
+          r[4 * j + 2 * hh + e] = tok < ch.len ? bf16_to_float(sv[at]) * bf16_to_float(sw[at]) : 0.f;
+          o[4 * j + 2 * hh + e] = 0.f;
+        }
+    mbarrier_arrive(&sm.vw_empty[i]);
+
+    // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
+    uint32_t sa[kK / 2];
+    acc_to_a<kStepsK>(st, sa);
+    mbarrier_wait(&sm.kq_full, parity);
+    fence_operands(r);
+    fence_operands(o);
+    fence_operands(sa);
+    wgmma_fence();
+    wgmma_issue<kC, -1, kK, kStepsK>(r, sa, kb);
+    wgmma_issue<kC, 1, kK, kStepsK>(o, sa, qg);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(r);
+    fence_operands(o);
+    fence_operands(sa);
+    mbarrier_arrive(&sm.kq_empty);
+
+    // U^T = R^T T^T.
+    uint32_t ra[kC / 2];
+    acc_to_a<kStepsC>(r, ra);
+    float u[kC / 2];
+#pragma unroll
+    for (int k = 0; k < kC / 2; ++k) u[k] = 0.f;
+    mbarrier_wait(&sm.t_full, parity);
+    fence_operands(u);
+    fence_operands(ra);
+    wgmma_fence();
+    wgmma_issue<kC, 1, kC, kStepsC>(u, ra, sm.t);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(u);
+    fence_operands(ra);
+    mbarrier_arrive(&sm.t_empty);
+
+    // O^T += U^T M^T and S1^T = S^T diag(gamma) + U^T Kend.
+    uint32_t ua[kC / 2];
+    acc_to_a<kStepsC>(u, ua);
+    mbarrier_wait(&sm.mk_full[stage], uint32_t(c / kMkStages) & 1);
+#pragma unroll
+    for (int j = 0; j < kK / 8; ++j) {
+      const float2 gm = *reinterpret_cast<const float2*>(gamma + 8 * j + col);
+      st[4 * j] *= gm.x;
+      st[4 * j + 1] *= gm.y;
+      st[4 * j + 2] *= gm.x;
+      st[4 * j + 3] *= gm.y;
+    }
+    fence_operands(o);
+    fence_operands(st);
+    fence_operands(ua);
+    wgmma_fence();
+    wgmma_issue<kC, 1, kC, kStepsC>(o, ua, mqk);
+    wgmma_issue<kK, 1, kC, kStepsC>(st, ua, kend_t);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(o);
+    fence_operands(st);
+    fence_operands(ua);
+    mbarrier_arrive(&sm.mk_empty[stage]);
+
+    // O = scale (O^T)^T through shared memory, then 16-byte stores of rows inside the chunk.
+    sync_consumer(i);  // the previous chunk's rows are stored
+#pragma unroll
+    for (int j = 0; j < kC / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          so[tile_at(8 * j + col + e, row + 8 * hh)] = float_to_bf16(p.scale * o[4 * j + 2 * hh + e]);
+    sync_consumer(i);
+    constexpr int kParts = kSliceV / 8;
+#pragma unroll
+    for (int idx = tid; idx < kC * kParts; idx += kWarpgroup) {
+      const int tok = idx / kParts, part = idx % kParts;
+      if (tok < ch.len)
+        *reinterpret_cast<uint4*>(p.out + ((ch.t0 + tok) * p.Hv + h) * kV + v0 + 8 * part) =
+            *reinterpret_cast<const uint4*>(so + tile_at(tok, 8 * part));
+    }
+  }
+  if (p.final_state) {  // straight from the fp32 registers
+    float* hn = p.final_state + state_off;
+#pragma unroll
+    for (int j = 0; j < kK / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+        *reinterpret_cast<float2*>(hn + (row + 8 * hh) * kK + 8 * j + col) =
+            make_float2(st[4 * j + 2 * hh], st[4 * j + 2 * hh + 1]);
+  }
+}
+
+// One CTA per (sequence, value head, slice of kConsumers x 64 channels): warpgroup 0 produces,
+// warpgroups 1 .. kConsumers consume.
+template <int kConsumers>
+__global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
+    state_pass_kernel_rs(const __grid_constant__ StatePassParams p) {
+  constexpr int kThreads = kWarpgroup * (1 + kConsumers), kWidth = kSliceV * kConsumers, kSlices = kV / kWidth;
+  extern __shared__ float4 smem_raw[];
+  Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
+  const int s = blockIdx.x / kSlices, v0 = (blockIdx.x % kSlices) * kWidth;
+  const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
+  const SliceWork work = slice_work(p, s, h, v0);
+  const SeqBounds sb = work.sb;
+  const int64_t nchunks = work.nchunks;
+
+  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+    fill_nan<kWidth, kThreads>(p, s, h, v0, work.state_off);
+    return;
+  }
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < kMkStages; ++k) {
+      mbarrier_init(&sm.mk_full[k], 1);
+      mbarrier_init(&sm.mk_empty[k], kWarpgroup * kConsumers);
+    }
+    mbarrier_init(&sm.kq_full, 1);
+    mbarrier_init(&sm.t_full, 1);
+    mbarrier_init(&sm.kq_empty, kWarpgroup * kConsumers);
+    mbarrier_init(&sm.t_empty, kWarpgroup * kConsumers);
+    for (int k = 0; k < kConsumers; ++k) {
+      mbarrier_init(&sm.vw_full[k], 1);
+      mbarrier_init(&sm.vw_empty[k], kWarpgroup);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();  // the only CTA barrier: afterwards the roles meet only at the mbarriers
+  // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
+  // be executed by whole warpgroups).
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  if (wg == 0) {
+    if constexpr (kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
+    const int warp = threadIdx.x / 32;
+    if (warp == 0) {
+      if ((threadIdx.x & 31) == 0) produce_factors(p, sb, s, hk, nchunks, sm);
+    } else if (warp <= kConsumers && (threadIdx.x & 31) == 0) {
+      produce_vw(p, sb, s, h, v0 + kSliceV * (warp - 1), nchunks, warp - 1, sm);
+    }
+  } else {
+    if constexpr (kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
+    const int i = wg - 1;
+    consume(p, sb, s, h, v0 + kSliceV * i, work.state_off + int64_t(kSliceV * i) * kK, nchunks, i, sm);
+  }
+}
+
+}  // namespace gdn2::kernels::state_pass_rs
+
+namespace gdn2::kernels {
+
+// Grid (N x 128 / (64 kConsumers), Hv), plain launch (launched behind phase 1 it measured 2-3%
+// slower with one consumer: docs/performance.md, 4825f11).
+template <int kConsumers>
+int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
+  using namespace state_pass_rs;
+  const int smem = int(sizeof(Smem<kConsumers>));
+  static std::atomic<uint64_t> smem_set{0};
+  const int err = allow_dynamic_smem(state_pass_kernel_rs<kConsumers>, smem, smem_set);
+  if (err != 0) return err;
+  StatePassParams q = p;
+  const uint64_t T = uint64_t(p.seq.T), cols = uint64_t(p.Hv) * kV;
+  int e = encode_bf16_tile_map(&q.v_map, p.v, T, cols, cols, kC, kSliceV);
+  if (e == 0) e = encode_bf16_tile_map(&q.w_map, p.w, T, cols, cols, kC, kSliceV);
+  if (e != 0) return e;
+  const dim3 grid(unsigned(p.seq.N) * (kV / (kSliceV * kConsumers)), unsigned(p.Hv));
+  state_pass_kernel_rs<kConsumers>
+      <<<grid, kWarpgroup * (1 + kConsumers), smem, reinterpret_cast<cudaStream_t>(stream)>>>(q);
+  return int(cudaGetLastError());
+}
+
+}  // namespace gdn2::kernels
