@@ -3,8 +3,8 @@
 // and the CUDA runtime only.
 //
 //   chunk_factors (phase 1)            every case
-//   state_pass<32> / state_pass<64>    chosen by N * Hv * 4 > SM count; each with all four
-//                                      state modes (initial_state and final_state on/off)
+//   state_pass v32 / v64 / v128        chosen by N * Hv against the SM count (src/launch.cu); each
+//                                      with all four state modes (initial_state and final_state on/off)
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
 //   out-of-contract inputs without validate (validate_values must refuse each of them):
@@ -107,6 +107,12 @@ std::vector<Case> the_matrix() {
                         false, true));                                                        // v128
   m.push_back(make_case("mha-rand30", offsets_of(random_lengths(30, 1, 150, 104)), 2, 2, true,
                         true, false));                                                        // v64
+  m.push_back(make_case("gva4-rand12", offsets_of(random_lengths(12, 1, 200, 105)), 1, 4, false,
+                        true, true));                                                         // v64
+  m.push_back(make_case("gva2-rand20", offsets_of(random_lengths(20, 1, 130, 106)), 1, 2, true,
+                        false, false));                                                       // v64
+  m.push_back(make_case("gva2-rand70", offsets_of(random_lengths(70, 1, 90, 107)), 2, 4, false,
+                        false, true));                                                        // v128
 
   // Out of contract, without validate (validate_values must refuse them).
   // Decreasing offsets and last != T.
@@ -518,20 +524,22 @@ int main(int argc, char** argv) {
     std::printf("cannot query the CUDA device\n");
     return 1;
   }
-  std::printf("device %d: sm_%d%d, %d SMs; state_pass<64> when N * Hv * 4 > %d\n", dev, major, minor,
-              sms, sms);
+  std::printf("device %d: sm_%d%d, %d SMs; state_pass v32 when N * Hv * 4 <= %d, else v64 when N * Hv * 2 <= %d, "
+              "else v128\n", dev, major, minor, sms, sms, sms);
+  static const int kWidths[3] = {32, 64, 128};
 
   // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
-  bool covered[2][4] = {}, cu32 = false, cu64 = false, validated = false;
+  bool covered[3][4] = {}, cu32 = false, cu64 = false, validated = false;
   int failures = 0, ran = 0;
   for (size_t i = 0; i < matrix.size(); ++i) {
     const Case& c = matrix[i];
     if (!only.empty() && !in_list(only, c.name)) continue;
     if (!skip.empty() && in_list(skip, c.name)) continue;
-    const bool wide = c.N() * c.Hv * 4 > sms;
-    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass<%d>%s%s\n",
+    const int64_t heads = c.N() * c.Hv;
+    const int variant = heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
+    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s\n",
                 c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
-                c.cu64 ? "int64" : "int32", wide ? 64 : 32, c.validate ? " validate" : "",
+                c.cu64 ? "int64" : "int32", kWidths[variant], c.validate ? " validate" : "",
                 c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
     std::fflush(stdout);
     char why[512] = {0};
@@ -544,7 +552,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (c.fault == Fault::kNone) {
-      covered[wide][(c.h0 ? 2 : 0) + (c.ht ? 1 : 0)] = true;
+      covered[variant][(c.h0 ? 2 : 0) + (c.ht ? 1 : 0)] = true;
       (c.cu64 ? cu64 : cu32) = true;
       validated = validated || c.validate;
     }
@@ -552,9 +560,9 @@ int main(int argc, char** argv) {
 
   if (only.empty() && skip.empty()) {  // the full matrix must cover every variant
     std::printf("coverage (passing in-contract cases):\n");
-    for (int w = 0; w < 2; ++w)
+    for (int w = 0; w < 3; ++w)
       for (int m = 0; m < 4; ++m) {
-        std::printf("  state_pass<%d> %-9s %s\n", w ? 64 : 32, mode_name(m & 2, m & 1),
+        std::printf("  state_pass v%-3d %-9s %s\n", kWidths[w], mode_name(m & 2, m & 1),
                     covered[w][m] ? "yes" : "NO");
         failures += !covered[w][m];
       }
