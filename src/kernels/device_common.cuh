@@ -209,8 +209,8 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int
 // Programmatic dependent launch (docs/design.md, "Two phases"): the 32-channel state pass is launched
 // with launch_after_prior_grid, so that its CTAs start while phase 1 still runs, do the part of
 // their work that reads only the caller's inputs, and wait for phase 1's results with
-// wait_for_prior_grid. (The 64-channel one, for problems of several waves, measured 2-3% slower
-// launched this way and keeps the plain launch: docs/performance.md.)
+// wait_for_prior_grid. (The register-state passes, for problems of several waves, keep the plain
+// launch: the 64-channel one measured 2-3% slower launched this way: docs/performance.md.)
 //
 // Lets the grid launched after this one start as soon as every CTA of this grid has called it (or
 // exited). It grants no visibility: the dependent grid still waits for this grid's memory.

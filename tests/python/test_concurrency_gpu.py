@@ -7,7 +7,7 @@ Every concurrent result is compared bitwise, on its own stream, with the serial 
 inputs (output and final state); the mismatch counters are read once at the end.
 
 Pairs: MHA with GVA4 (different shapes and different phase-2 variants: state_pass<32> next to
-state_pass<64> on 132 SMs), two problems of the same shape with different values, and the very
+state_pass v128 on 132 SMs), two problems of the same shape with different values, and the very
 same input tensors on both sides.
 """
 
