@@ -184,16 +184,6 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       : "memory");
 }
 
-// 16 bytes from global to shared memory (cp.async through L2, both addresses 16-byte aligned).
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_u32(dst)), "l"(src) : "memory");
-}
-// One arrival on `bar` once every earlier cp.async of this thread has landed (one of the arrivals the
-// barrier was initialised to expect).
-__device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_u32(bar)) : "memory");
-}
-
 // A box of a 2-D tensor (TMA) from global to shared memory, counted on `bar` like bulk_copy: box
 // coordinates (x, y) in elements of the innermost and the outer dimension. `map` lives in kernel
 // parameter space (a __grid_constant__ parameter). Rows beyond the tensor's end arrive as zeros.
@@ -256,7 +246,7 @@ int allow_dynamic_smem(Kernel kernel, int bytes, std::atomic<uint64_t>& done) {
 // A 2-D bf16 tensor [rows][cols] (row stride `row_stride` elements, 16-byte aligned) as a TMA
 // descriptor for boxes of box_rows x box_cols with the 128-byte swizzle (box_cols * 2 <= 128):
 // within each 8 rows of 128 bytes, 16-byte part j of row r lands at part j ^ (r % 8). Returns a
-// CUresult (0 on success). The driver's encoder is looked up once.
+// cudaError_t as an int (0 on success). The driver's encoder is looked up once.
 inline int encode_bf16_tile_map(TensorMap* map, const void* base, uint64_t rows, uint64_t cols, uint64_t row_stride,
                                 uint32_t box_rows, uint32_t box_cols) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {

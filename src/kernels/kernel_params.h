@@ -59,6 +59,15 @@ constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k
 // accumulator element a_from_acc(s, r) of the same thread (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)).
 constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }
 
+// The [64 tokens][64 channels] bf16 tiles of the register-state pass (v, w and the output of one
+// consumer warpgroup, state_pass_rs.cuh): 128-byte token rows in the TMA's 128-byte swizzle, in which
+// 16-byte part j of row r lands at part j ^ (r % 8) within each 1024-byte group of 8 rows (the tile
+// is 1024-byte aligned). Element (tok, ch) is at swizzled_tile_offset(tok, ch) bf16 values.
+inline constexpr int kTileChannels = 64;
+constexpr int swizzled_tile_offset(int tok, int ch) {
+  return tok * kTileChannels + ((((ch >> 3) ^ tok) & 7) << 3) + (ch & 7);
+}
+
 // Phase 1: key-side factors of every (chunk slot, key head) item. Grid: min(items, ctas)
 // persistent CTAs, which take items from work_counter.
 struct ChunkFactorsParams {

@@ -41,12 +41,11 @@ constexpr int kKqFloats = factor_block::kT - factor_block::kKb;      // Kb, Qg
 constexpr int kTFloats = factor_block::kM - factor_block::kT;        // T
 constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
 
-// A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer): 128-byte rows in the
-// TMA's 128-byte swizzle (16-byte part j of token row r at part j ^ (r % 8); device_common.cuh,
-// encode_bf16_tile_map), 1024-byte aligned. The consumer's accesses (tokens 8 j + 2 t + e for the
-// four t of a warp, eight channels of one part) then fall on distinct banks.
+// A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer), in the TMA's 128-byte
+// swizzle (kernel_params.h, swizzled_tile_offset): the consumer's accesses (tokens 8 j + 2 t + e for
+// the four t of a warp, eight channels of one 16-byte part) fall on distinct banks.
+static_assert(kTileChannels == kSliceV, "a tile holds one consumer's channels");
 constexpr int kTile = kC * kSliceV;
-__device__ __forceinline__ int tile_at(int tok, int ch) { return tok * kSliceV + ((((ch >> 3) ^ tok) & 7) << 3) + (ch & 7); }
 
 template <int kConsumers>
 struct alignas(1024) Smem {
@@ -151,7 +150,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int tok = 8 * j + col + e, at = tile_at(tok, row + 8 * hh);
+          const int tok = 8 * j + col + e, at = swizzled_tile_offset(tok, row + 8 * hh);
           r[4 * j + 2 * hh + e] = tok < ch.len ? bf16_to_float(sv[at]) * bf16_to_float(sw[at]) : 0.f;
           o[4 * j + 2 * hh + e] = 0.f;
         }
@@ -224,7 +223,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
         for (int e = 0; e < 2; ++e)
-          so[tile_at(8 * j + col + e, row + 8 * hh)] = float_to_bf16(p.scale * o[4 * j + 2 * hh + e]);
+          so[swizzled_tile_offset(8 * j + col + e, row + 8 * hh)] = float_to_bf16(p.scale * o[4 * j + 2 * hh + e]);
     sync_consumer(i);
     constexpr int kParts = kSliceV / 8;
 #pragma unroll
@@ -232,7 +231,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
       const int tok = idx / kParts, part = idx % kParts;
       if (tok < ch.len)
         *reinterpret_cast<uint4*>(p.out + ((ch.t0 + tok) * p.Hv + h) * kV + v0 + 8 * part) =
-            *reinterpret_cast<const uint4*>(so + tile_at(tok, 8 * part));
+            *reinterpret_cast<const uint4*>(so + swizzled_tile_offset(tok, 8 * part));
     }
   }
   if (p.final_state) {  // straight from the fp32 registers
@@ -265,6 +264,10 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     return;
   }
   if (threadIdx.x == 0) {
+    // The swizzled tiles need 1024-byte alignment (TMA's 128-byte swizzle); dynamic shared memory
+    // starts there when the kernel has no static shared memory. Fail loudly rather than read a
+    // different layout.
+    if (smem_u32(&sm) % 1024 != 0) __trap();
     for (int k = 0; k < kMkStages; ++k) {
       mbarrier_init(&sm.mk_full[k], 1);
       mbarrier_init(&sm.mk_empty[k], kWarpgroup * kConsumers);

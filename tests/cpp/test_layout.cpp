@@ -1,7 +1,7 @@
 // The K-major operand layout (src/kernels/kernel_params.h) against what the wgmma descriptors of
 // src/kernels/wgmma.cuh assume of it, the k permutation that lets phase 2 feed accumulators as A
-// operands (checked on a CPU model of wgmma's register fragments), and the factor block's split
-// into bulk copies.
+// operands (checked on a CPU model of wgmma's register fragments), the factor block's split
+// into bulk copies, and the swizzled v/w/output tiles of the register-state pass.
 #include <random>
 #include <vector>
 
@@ -112,6 +112,57 @@ TEST(FactorBlock, GroupsSplitIntoAlignedCopiesAndOperandsStartAligned) {
   EXPECT_EQ(factor_block::kQg - factor_block::kKb, kChunk * kHeadDimK);
   EXPECT_EQ(factor_block::kKendT - factor_block::kM, kChunk * kChunk);
   EXPECT_EQ(factor_block::kFloats - factor_block::kGamma, kHeadDimK);
+}
+
+// The tiles of state_pass_rs.cuh: TMA writes them in its 128-byte swizzle (byte address bits 4..6
+// XOR bits 7..9, CU_TENSOR_MAP_SWIZZLE_128B), and the consumers read them through
+// swizzled_tile_offset, so the two must agree element for element.
+TEST(SwizzledTile, MatchesTheTmaSwizzleAndKeepsPartsWhole) {
+  std::vector<int> hits(64 * kTileChannels, 0);
+  for (int tok = 0; tok < 64; ++tok)
+    for (int ch = 0; ch < kTileChannels; ++ch) {
+      const int off = swizzled_tile_offset(tok, ch);
+      ASSERT_GE(off, 0);
+      ASSERT_LT(off, 64 * kTileChannels);
+      ++hits[size_t(off)];
+      const int linear = 2 * (tok * kTileChannels + ch);  // bytes, row-major as in global memory
+      EXPECT_EQ(2 * off, linear ^ (((linear >> 7) & 7) << 4)) << "(" << tok << ", " << ch << ")";
+      // a 16-byte part (8 channels) stays contiguous: one 16-byte access per part
+      EXPECT_EQ(off - (ch & 7), swizzled_tile_offset(tok, ch & ~7));
+    }
+  for (int h : hits) EXPECT_EQ(h, 1);
+}
+
+// The consumer's two-byte accesses (state_pass_rs.cuh): warp w, lane (g, t) reads or writes element
+// (8 j + 2 t + e, 16 w + g + 8 hh) for each (j, hh, e). Each such warp access must touch at most one
+// 4-byte word per bank (lanes sharing a word are one access), and so must the 16-byte reads of the
+// output stores (eight lanes per row and part, one quarter warp per 128 bytes).
+TEST(SwizzledTile, ConsumerAccessesAreFreeOfBankConflicts) {
+  for (int w = 0; w < 4; ++w)
+    for (int j = 0; j < 8; ++j)
+      for (int hh = 0; hh < 2; ++hh)
+        for (int e = 0; e < 2; ++e) {
+          int word_of_bank[32];
+          for (int& x : word_of_bank) x = -1;
+          for (int lane = 0; lane < 32; ++lane) {
+            const int g = lane >> 2, t = lane & 3;
+            const int word = swizzled_tile_offset(8 * j + 2 * t + e, 16 * w + g + 8 * hh) / 2;
+            const int bank = word % 32;
+            EXPECT_TRUE(word_of_bank[bank] < 0 || word_of_bank[bank] == word)
+                << "warp " << w << " j " << j << " hh " << hh << " e " << e << ": bank " << bank;
+            word_of_bank[bank] = word;
+          }
+        }
+  for (int tok = 0; tok < 64; ++tok) {  // one quarter warp: the 8 parts of one token row
+    bool bank_used[32] = {};
+    for (int part = 0; part < 8; ++part) {
+      const int word0 = swizzled_tile_offset(tok, 8 * part) / 2;
+      for (int b = 0; b < 4; ++b) {
+        EXPECT_FALSE(bank_used[(word0 + b) % 32]) << "token " << tok << " part " << part;
+        bank_used[(word0 + b) % 32] = true;
+      }
+    }
+  }
 }
 
 }  // namespace
