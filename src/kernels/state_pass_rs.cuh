@@ -47,6 +47,8 @@ constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^
 static_assert(kTileChannels == kSliceV, "a tile holds one consumer's channels");
 constexpr int kTile = kC * kSliceV;
 
+// The tiles need 1024-byte alignment (TMA's 128-byte swizzle): the struct is aligned so, and dynamic
+// shared memory starts at the window's base (the kernel has no static shared memory).
 template <int kConsumers>
 struct alignas(1024) Smem {
   float kq[kKqFloats];
@@ -264,10 +266,6 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     return;
   }
   if (threadIdx.x == 0) {
-    // The swizzled tiles need 1024-byte alignment (TMA's 128-byte swizzle); dynamic shared memory
-    // starts there when the kernel has no static shared memory. Fail loudly rather than read a
-    // different layout.
-    if (smem_u32(&sm) % 1024 != 0) __trap();
     for (int k = 0; k < kMkStages; ++k) {
       mbarrier_init(&sm.mk_full[k], 1);
       mbarrier_init(&sm.mk_empty[k], kWarpgroup * kConsumers);
