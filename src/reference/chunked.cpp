@@ -49,8 +49,38 @@ float phase1_operand(float x, OperandFormat f) { return f == OperandFormat::kFp3
 float phase2_operand(float x, OperandFormat f) {
   return f == OperandFormat::kTf32 ? round_tf32(x) : f == OperandFormat::kBf16 ? round_bf16(x) : x;
 }
-void round_all(std::vector<float>& v, OperandFormat f) {
-  for (float& x : v) x = phase2_operand(x, f);
+// fp16: 10 mantissa bits, ties to even; below 2^-14 the subnormal grid of 2^-24 (ties to even as
+// well, the default rounding mode); from 65520 on, infinity.
+float round_fp16(float x) {
+  if (!std::isfinite(x)) return x;
+  if (std::fabs(x) >= 65520.0f) return std::copysign(INFINITY, x);
+  if (std::fabs(x) < 0x1p-14f) return std::nearbyint(x * 0x1p24f) * 0x1p-24f;
+  const uint32_t b = bits_of(x);
+  return with_bits((b + 0xFFFu + ((b >> 13) & 1u)) & 0xFFFFE000u);
+}
+// The operands of a [rows][cols] matrix (row-major) as they enter phase 2's products: one scale
+// group per row or per column for kFp16Scaled (reference.h), else every value on its own.
+enum class ScaleGroup { kRows, kColumns };
+void round_matrix(float* v, int rows, int cols, ScaleGroup group, OperandFormat f) {
+  if (f != OperandFormat::kFp16Scaled) {
+    for (int i = 0; i < rows * cols; ++i) v[i] = phase2_operand(v[i], f);
+    return;
+  }
+  const bool by_row = group == ScaleGroup::kRows;
+  const int groups = by_row ? rows : cols, size = by_row ? cols : rows;
+  auto at = [&](int g, int i) -> float& { return by_row ? v[g * cols + i] : v[i * cols + g]; };
+  for (int g = 0; g < groups; ++g) {
+    float biggest = 0.0f;
+    for (int i = 0; i < size; ++i) biggest = std::fmax(biggest, std::fabs(at(g, i)));
+    if (biggest == 0.0f || !std::isfinite(biggest)) continue;
+    int e2 = 0;
+    std::frexp(biggest, &e2);  // biggest in [2^(e2 - 1), 2^e2)
+    const int e = 15 - e2;     // biggest * 2^e in [2^14, 2^15)
+    for (int i = 0; i < size; ++i) at(g, i) = std::ldexp(round_fp16(std::ldexp(at(g, i), e)), -e);
+  }
+}
+void round_matrix(std::vector<float>& v, int rows, int cols, ScaleGroup group, OperandFormat f) {
+  round_matrix(v.data(), rows, cols, group, f);
 }
 
 // Every decay factor the algorithm forms (a d, or a running product after each multiply) is noted
@@ -353,8 +383,13 @@ void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& key
     off_diagonal_blocks(keys, p.K, f, stats, fmt);
   }
   unit_lower_inverse(f, em.tf32_inverse);
-  // the factor block as phase 2 reads it (gamma stays fp32)
-  for (auto* x : {&f.Qg, &f.Kb, &f.Kend, &f.M, &f.T}) round_all(*x, fmt);
+  // the factor block as phase 2 reads it (gamma stays fp32); the scale groups are the products'
+  // output rows or columns: tokens of Qg and Kb, rows of M and T, key channels of Kend
+  round_matrix(f.Qg, len, p.K, ScaleGroup::kRows, fmt);
+  round_matrix(f.Kb, len, p.K, ScaleGroup::kRows, fmt);
+  round_matrix(f.Kend, len, p.K, ScaleGroup::kColumns, fmt);
+  round_matrix(f.M, len, len, ScaleGroup::kRows, fmt);
+  round_matrix(f.T, len, len, ScaleGroup::kRows, fmt);
 }
 
 // Scratch of the value side of one chunk, [len][V] each.
@@ -370,7 +405,7 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
   const int K = p.K, V = p.V, n = f.len;
   // S, R and U as they enter the products (the fp32 S itself carries on)
   x.Sop = S;
-  round_all(x.Sop, fmt);
+  round_matrix(x.Sop, K, V, ScaleGroup::kColumns, fmt);  // one group per value channel
   for (int i = 0; i < n; ++i) {
     float* Ri = &x.R[i * V];
     for (int v = 0; v < V; ++v) Ri[v] = 0.0f;
@@ -382,7 +417,7 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
     const size_t row = (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
     for (int v = 0; v < V; ++v) Ri[v] = p.w[row + v] * p.v[row + v] - Ri[v];
   }
-  round_all(x.R, fmt);
+  round_matrix(x.R, n, V, ScaleGroup::kColumns, fmt);
 
   for (int i = 0; i < n; ++i) {
     float* Ui = &x.U[i * V];
@@ -393,7 +428,7 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
       for (int v = 0; v < V; ++v) Ui[v] += t * Rj[v];
     }
   }
-  round_all(x.U, fmt);
+  round_matrix(x.U, n, V, ScaleGroup::kColumns, fmt);
 
   for (int i = 0; i < n; ++i) {
     float* Oi = &x.O[i * V];

@@ -701,7 +701,8 @@ TEST(MidReference, ChosenByTheFactorRule) {
 // The operand formats (reference.h). With TF32 operands, as the GPU kernels run, the chunked mirror
 // stays within the GPU tests' tolerances (output rounded to bf16 as the kernels write it, state in
 // fp32), on the canonical inputs and on model-like ones; each format loses more than the finer one.
-// The errors are printed: bf16 operands and a TF32 inverse are what-ifs of docs/performance.md.
+// The errors are printed: bf16 or scaled fp16 operands and a TF32 inverse are what-ifs of
+// docs/performance.md.
 TEST(OperandPrecision, Tf32WithinGpuTolerancesAndCoarserFormatsLoseMore) {
   struct Row {
     const char* name;
@@ -717,13 +718,15 @@ TEST(OperandPrecision, Tf32WithinGpuTolerancesAndCoarserFormatsLoseMore) {
   const Variant variants[] = {{"fp32", {OperandFormat::kFp32, false}},
                               {"tf32", {OperandFormat::kTf32, false}},
                               {"bf16", {OperandFormat::kBf16, false}},
-                              {"tf32 + tf32 inverse", {OperandFormat::kTf32, true}}};
+                              {"tf32 + tf32 inverse", {OperandFormat::kTf32, true}},
+                              {"fp16, 2^e per row/col", {OperandFormat::kFp16Scaled, false}}};
+  constexpr int kVariants = sizeof(variants) / sizeof(variants[0]);
   for (const Row& r : rows) {
     const Data d = make_data(make_case(r.name, {1024}, r.decay, r.inputs));
     const Problem p = d.problem();
     const Reference ref = run_tokenwise(p, true);
-    double err_out[4], err_state[4];
-    for (int v = 0; v < 4; ++v) {
+    double err_out[kVariants], err_state[kVariants];
+    for (int v = 0; v < kVariants; ++v) {
       std::vector<float> out(ref.out.size()), state(ref.state.size());
       chunked_f32(p, out.data(), state.data(), nullptr, variants[v].em);
       for (float& x : out) x = round_to_bf16(x);
@@ -739,6 +742,50 @@ TEST(OperandPrecision, Tf32WithinGpuTolerancesAndCoarserFormatsLoseMore) {
     // the inverse's rounding is applied (gentle keys make A so small that T rounds the same)
     if (r.inputs == Inputs::kModelLike) EXPECT_NE(err_state[3], err_state[1]) << r.name;
     EXPECT_LE(err_state[3], 3e-3) << r.name;
+    // fp16 has TF32's 10 mantissa bits; with a power-of-two scale per group it loses only values
+    // 2^-24 below their group's largest, so it stays within the tolerances (and near TF32)
+    EXPECT_LE(err_out[4], 4e-3) << r.name;
+    EXPECT_LE(err_state[4], 3e-3) << r.name;
+  }
+}
+
+// The fp16 what-if (reference.h, kFp16Scaled) where decays are strong and where inputs lie far from
+// 1 (q scaled by 2^-20, v by 2^20: Qg below fp16's normal range, the state above its largest value).
+// The power-of-two scales follow each token's, channel's and value channel's magnitude, so the
+// operands keep TF32's precision; unscaled fp16 would lose the last row. Printed beside TF32 for
+// docs/performance.md.
+TEST(OperandPrecision, Fp16ScaledKeepsTf32AccuracyUnderStrongDecaysAndFarMagnitudes) {
+  struct Row {
+    const char* name;
+    Decay decay;
+    float q_scale, v_scale;  // powers of two: bf16 inputs stay exact
+  };
+  const Row rows[] = {{"U[-50, 0]", {DecayKind::kUniform, -50.0f}, 1.0f, 1.0f},
+                      {"wipe mix", {DecayKind::kWipeMix, 0.0f}, 1.0f, 1.0f},
+                      {"strong then weak", {DecayKind::kStrongThenWeak, -1e-4f}, 1.0f, 1.0f},
+                      {"extremes", {DecayKind::kExtremes, 0.0f}, 1.0f, 1.0f},
+                      {"q 2^-20, v 2^20", {DecayKind::kSoftplus, 0.0f}, 0x1p-20f, 0x1p20f}};
+  for (const Row& r : rows) {
+    Data d = make_data(make_case(r.name, {512}, r.decay, Inputs::kModelLike));
+    for (float& x : d.q) x *= r.q_scale;
+    for (float& x : d.v) x *= r.v_scale;
+    for (float& x : d.s0) x *= r.v_scale;
+    const Problem p = d.problem();
+    const Reference ref = run_tokenwise(p, true);
+    double err_out[2], err_state[2];
+    const OperandFormat formats[2] = {OperandFormat::kTf32, OperandFormat::kFp16Scaled};
+    for (int v = 0; v < 2; ++v) {
+      std::vector<float> out(ref.out.size()), state(ref.state.size());
+      chunked_f32(p, out.data(), state.data(), nullptr, {formats[v], false});
+      for (float& x : out) x = round_to_bf16(x);
+      err_out[v] = rel_error(out, ref.out);
+      err_state[v] = rel_error(state, ref.state);
+      std::printf("  operands %-6s model-like, %-16s T=512 Hq=Hv=%d: output %.3e (bf16-rounded), final state %.3e\n",
+                  v ? "fp16x2" : "tf32", r.name, p.Hv, err_out[v], err_state[v]);
+    }
+    EXPECT_LE(err_out[1], 4e-3) << r.name;
+    EXPECT_LE(err_state[1], 3e-3) << r.name;
+    EXPECT_LE(err_state[1], 1.25 * err_state[0]) << r.name;  // within a quarter of TF32's error
   }
 }
 
