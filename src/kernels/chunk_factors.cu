@@ -31,6 +31,20 @@ struct Smem {
   int next_len, next_valid;
 };
 
+// Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
+// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each CTA barrier that ends a stage.
+#ifdef GDN2_PHASE1_TIMELINE
+__device__ long long g_timeline[kTimelineCtas][kTimelineItems][kTimelineMarks];
+__device__ int g_timeline_items[kTimelineCtas];
+__device__ __forceinline__ void timeline_mark(int mark, int item) {
+  if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas && item < kTimelineItems)
+    g_timeline[blockIdx.x][item][mark] = clock64();
+}
+#define GDN2_TIMELINE_MARK(mark, item) timeline_mark(mark, item)
+#else
+#define GDN2_TIMELINE_MARK(mark, item) ((void)0)
+#endif
+
 // The chunk that `slot` stands for: slots of sequence s are floor(bos_s / 64) + s + c.
 struct Chunk {
   int64_t t0;
@@ -602,14 +616,17 @@ __device__ __forceinline__ Chunk claimed_chunk(const Smem& sm) {
 
 // The factors of one chunk from its staged inputs, then (while they are in flight) the next
 // chunk's inputs fetched into `next`.
-__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, ChunkInputs& next) {
+__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, ChunkInputs& next,
+                              [[maybe_unused]] int ordinal) {
   // The next item is claimed by a thread that store_decayed_rows leaves idle (role 3).
   if (threadIdx.x == kThreads - kK) claim_next_item(p, sm);
   store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
   const MidColumn mid = mid_column(sm);
-  if (__syncthreads_and(mid.ok)) {
+  const bool mid_path = __syncthreads_and(mid.ok);
+  GDN2_TIMELINE_MARK(2, ordinal);
+  if (mid_path) {
     store_mid_column(mid, sm);
     __syncthreads();
     mid_pair_scales(sm);
@@ -621,11 +638,14 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
     off_diagonal_blocks(sm);  // ends with a barrier
   }
   __syncthreads();
+  GDN2_TIMELINE_MARK(3, ordinal);
   float* T = sm.q;  // Left_q is consumed: reuse its space
   // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
   next = fetch_chunk(p, int(sm.next_item % p.Hq), claimed_chunk(sm));
   invert_diagonal_blocks(sm.A, T);
+  GDN2_TIMELINE_MARK(4, ordinal);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
+  GDN2_TIMELINE_MARK(5, ordinal);
   store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
   store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
 }
@@ -644,7 +664,9 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
+  int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
   while (item < items) {
+    GDN2_TIMELINE_MARK(0, ordinal);
     const int64_t slot = item / p.Hq;
     const int hk = int(item % p.Hq);
     // The contract on cu_seqlens, one offset per item of head 0 (there are at least N + 1 slots):
@@ -658,7 +680,8 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     if (chunk.valid) {  // uniform across the CTA
       stage_chunk(in, sm);
       __syncthreads();
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, in);
+      GDN2_TIMELINE_MARK(1, ordinal);
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, in, ordinal);
     } else {
       if (threadIdx.x == 0) claim_next_item(p, sm);
       __syncthreads();
@@ -667,10 +690,22 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     item = sm.next_item;
     chunk = claimed_chunk(sm);
     __syncthreads();  // sm.next_* and the staged chunk are rewritten in the next iteration
+    GDN2_TIMELINE_MARK(6, ordinal);
+    ++ordinal;
   }
+#ifdef GDN2_PHASE1_TIMELINE
+  if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) g_timeline_items[blockIdx.x] = ordinal;
+#endif
 }
 
 }  // namespace
+
+#ifdef GDN2_PHASE1_TIMELINE
+int read_phase1_timeline(long long* marks, int* items) {
+  const cudaError_t e = cudaMemcpyFromSymbol(marks, g_timeline, sizeof(g_timeline));
+  return int(e != cudaSuccess ? e : cudaMemcpyFromSymbol(items, g_timeline_items, sizeof(g_timeline_items)));
+}
+#endif
 
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
   const int smem = int(sizeof(Smem));

@@ -131,4 +131,12 @@ int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
+#ifdef GDN2_PHASE1_TIMELINE
+// The phase-1 timeline of the last launch (bench/phase1_timeline.cu): SM clock after each stage of
+// every item of the first kTimelineCtas CTAs, and how many items each CTA took.
+inline constexpr int kTimelineCtas = 132, kTimelineItems = 64, kTimelineMarks = 7;
+int read_phase1_timeline(long long* marks /* [kTimelineCtas][kTimelineItems][kTimelineMarks] */,
+                         int* items /* [kTimelineCtas] */);
+#endif
+
 }  // namespace gdn2::kernels

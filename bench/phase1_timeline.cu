@@ -1,0 +1,198 @@
+// Where phase 1's time per item goes: runs gdn2::forward on model-like inputs (the distribution of
+// python/gdn2/testing.py, kind="model") with a copy of the library whose chunk_factors kernel reads
+// the SM clock after each stage of every item (GDN2_PHASE1_TIMELINE), and prints the mean cycles
+// of each stage, for each CTA's first item and for the items after it.
+//
+// build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
+//        ninja -C build-timeline gdn2_phase1_timeline
+// usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 S2 B8x2K; default all)
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include "gdn2/gdn2.h"
+#include "kernels/kernel_params.h"
+
+namespace {
+
+using gdn2::kernels::kTimelineCtas;
+using gdn2::kernels::kTimelineItems;
+using gdn2::kernels::kTimelineMarks;
+
+// A measurement program, not a library: any failure ends it.
+void check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return;
+  std::fprintf(stderr, "%s failed: %s\n", what, cudaGetErrorString(err));
+  std::exit(1);
+}
+
+struct Row {
+  const char* name;
+  int64_t length;  // tokens per sequence
+  int n_seq;
+  int heads;       // Hq = Hv
+};
+constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048, 8, 16}};
+
+// The stages between consecutive marks (chunk_factors.cu, GDN2_TIMELINE_MARK).
+constexpr const char* kStages[kTimelineMarks - 1] = {
+    "stage inputs (waits for the loads)", "decayed rows, mid-block columns", "A and M",
+    "claim/fetch next, diagonal inverse", "inverse block levels", "store T and M"};
+
+void* upload(const void* host, size_t bytes) {
+  void* dev = nullptr;
+  check(cudaMalloc(&dev, bytes), "cudaMalloc");
+  check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  return dev;
+}
+
+std::vector<__nv_bfloat16> to_bf16(const std::vector<float>& x) {
+  std::vector<__nv_bfloat16> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) y[i] = __float2bfloat16_rn(x[i]);
+  return y;
+}
+
+void run_row(const Row& row, double clock_ghz) {
+  const int H = row.heads, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV, N = row.n_seq;
+  const int64_t T = row.length * N;
+  std::mt19937_64 rng(11);
+  std::normal_distribution<float> normal(0.f, 1.f);
+  std::uniform_real_distribution<float> uniform(0.f, 1.f);
+  auto sigmoid = [](float x) { return 1.f / (1.f + std::exp(-x)); };
+  auto softplus = [](float x) { return x > 20.f ? x : std::log1p(std::exp(x)); };
+  std::vector<float> a(H), dt_bias(size_t(H) * K);
+  for (int h = 0; h < H; ++h) {
+    a[h] = 1.f + 15.f * uniform(rng);  // exp(A_log)
+    for (int c = 0; c < K; ++c) {
+      const float dt = std::exp(std::log(1e-3f) + (std::log(1e-1f) - std::log(1e-3f)) * uniform(rng));
+      dt_bias[size_t(h) * K + c] = dt + std::log(-std::expm1(-dt));
+    }
+  }
+  std::vector<float> q(size_t(T) * H * K), k(q.size()), b(q.size()), g(q.size());
+  std::vector<float> v(size_t(T) * H * V), w(v.size());
+  for (int64_t r = 0; r < T * H; ++r) {
+    double nq = 0, nk = 0;
+    for (int c = 0; c < K; ++c) {
+      q[r * K + c] = normal(rng);
+      k[r * K + c] = normal(rng);
+      nq += double(q[r * K + c]) * q[r * K + c];
+      nk += double(k[r * K + c]) * k[r * K + c];
+    }
+    const int h = int(r % H);
+    for (int c = 0; c < K; ++c) {
+      q[r * K + c] /= float(std::sqrt(nq));
+      k[r * K + c] /= float(std::sqrt(nk));
+      g[r * K + c] = -a[h] * softplus(normal(rng) + dt_bias[size_t(h) * K + c]);
+      b[r * K + c] = sigmoid(normal(rng));
+    }
+  }
+  for (auto& x : v) x = normal(rng);
+  for (auto& x : w) x = sigmoid(normal(rng));
+  std::vector<int64_t> cu(N + 1);
+  for (int s = 0; s <= N; ++s) cu[s] = s * row.length;
+
+  const auto qh = to_bf16(q), kh = to_bf16(k), bh = to_bf16(b), vh = to_bf16(v), wh = to_bf16(w);
+  void* dq = upload(qh.data(), qh.size() * 2);
+  void* dk = upload(kh.data(), kh.size() * 2);
+  void* db = upload(bh.data(), bh.size() * 2);
+  void* dv = upload(vh.data(), vh.size() * 2);
+  void* dw = upload(wh.data(), wh.size() * 2);
+  void* dg = upload(g.data(), g.size() * 4);
+  void* dcu = upload(cu.data(), cu.size() * 8);
+  void *dout = nullptr, *dws = nullptr;
+  check(cudaMalloc(&dout, v.size() * 2), "cudaMalloc");
+  const size_t ws_bytes = gdn2::forward_workspace_bytes(T, N, H);
+  check(cudaMalloc(&dws, ws_bytes), "cudaMalloc");
+
+  const int64_t key_shape[3] = {T, H, K}, value_shape[3] = {T, H, V}, cu_shape[1] = {N + 1};
+  using gdn2::DType;
+  auto keys = [&](void* p, DType t) { return gdn2::contiguous_view(p, t, 0, 3, key_shape); };
+  auto values = [&](void* p) { return gdn2::contiguous_view(p, DType::kBFloat16, 0, 3, value_shape); };
+  gdn2::ForwardArgs args;
+  args.q = keys(dq, DType::kBFloat16);
+  args.k = keys(dk, DType::kBFloat16);
+  args.b = keys(db, DType::kBFloat16);
+  args.g = keys(dg, DType::kFloat32);
+  args.v = values(dv);
+  args.w = values(dw);
+  args.output = values(dout);
+  args.cu_seqlens = gdn2::contiguous_view(dcu, DType::kInt64, 0, 1, cu_shape);
+  args.scale = 1.f / std::sqrt(float(K));
+  args.workspace = dws;
+  args.workspace_bytes = ws_bytes;
+
+  std::vector<long long> marks(size_t(kTimelineCtas) * kTimelineItems * kTimelineMarks);
+  std::vector<int> items(kTimelineCtas);
+  for (int rep = 0; rep < 3; ++rep) {  // the last of three calls is read
+    const gdn2::Status st = gdn2::forward(args, nullptr);
+    if (!st.ok()) {
+      std::fprintf(stderr, "gdn2::forward: %s\n", st.message);
+      std::exit(1);
+    }
+    check(cudaDeviceSynchronize(), "forward");
+  }
+  check(cudaError_t(gdn2::kernels::read_phase1_timeline(marks.data(), items.data())), "read_phase1_timeline");
+
+  // Mean cycles per stage, for first items and later ones; the gap from an item's last mark to the
+  // next item's first (the loop's claim of the next item).
+  double sum[2][kTimelineMarks] = {}, gap = 0;
+  int count[2] = {0, 0}, gaps = 0, ctas = 0, taken = 0;
+  for (int cta = 0; cta < kTimelineCtas; ++cta) {
+    if (items[cta] > 0) ++ctas;
+    taken += items[cta];
+    for (int it = 0; it < items[cta] && it < kTimelineItems; ++it) {
+      const long long* m = &marks[(size_t(cta) * kTimelineItems + it) * kTimelineMarks];
+      bool ordered = true;  // invalid slots record marks 0 and 6 only
+      for (int j = 1; j < kTimelineMarks; ++j) ordered = ordered && m[j] > m[j - 1];
+      if (!ordered) continue;
+      const int kind = it == 0 ? 0 : 1;
+      ++count[kind];
+      for (int j = 1; j < kTimelineMarks; ++j) sum[kind][j - 1] += double(m[j] - m[j - 1]);
+      sum[kind][kTimelineMarks - 1] += double(m[kTimelineMarks - 1] - m[0]);
+      if (it + 1 < items[cta] && it + 1 < kTimelineItems) {
+        gap += double(m[kTimelineMarks] - m[kTimelineMarks - 1]);  // the next item's mark 0
+        ++gaps;
+      }
+    }
+  }
+  std::printf("\n%s: T = %lld, N = %d, H = %d; %d CTAs took %d items (first items: %d timed, later: %d)\n",
+              row.name, (long long)T, N, H, ctas, taken, count[0], count[1]);
+  std::printf("  %-40s %14s %14s\n", "stage (mean cycles, us at the max clock)", "first item", "later items");
+  for (int j = 0; j < kTimelineMarks; ++j) {
+    const char* name = j < kTimelineMarks - 1 ? kStages[j] : "whole item";
+    double c[2];
+    for (int kind = 0; kind < 2; ++kind) c[kind] = count[kind] ? sum[kind][j] / count[kind] : 0.0;
+    std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", name, c[0], c[0] / clock_ghz / 1e3, c[1],
+                c[1] / clock_ghz / 1e3);
+  }
+  if (gaps) std::printf("  %-40s %21s %7.0f %5.2f\n", "between items", "", gap / gaps, gap / gaps / clock_ghz / 1e3);
+  for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: nothing to time\n");
+    return 0;
+  }
+  int khz = 0;
+  check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "cudaDeviceGetAttribute");
+  const double clock_ghz = khz / 1e6;
+  std::printf("SM clock (max) %.3f GHz; cycles are SM clock cycles read by thread 0 after each stage's barrier\n",
+              clock_ghz);
+  for (const Row& row : kRows) {
+    bool wanted = argc < 2;
+    for (int i = 1; i < argc; ++i) wanted = wanted || std::strcmp(argv[i], row.name) == 0;
+    if (wanted) run_row(row, clock_ghz);
+  }
+  return 0;
+}
