@@ -112,16 +112,21 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.factors = f.factors;
   s.fault = f.fault;
 
+  // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
+  // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
+  // are copied and read once for the whole head, and there are half as many waves. The
+  // register-state passes (64 and 128 channels) read T and M packed (kernel_params.h,
+  // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
+  // the chain of its chunks, copies them whole.
+  const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
+  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
+  f.packed_triangles = slice != 32;
   int err = int(cudaMemsetAsync(f.fault, 0, 3 * sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
-    // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
-    // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
-    // are copied and read once for the whole head, and there are half as many waves.
-    const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
-    err = heads * (kHeadDimV / 32) <= sms   ? kernels::launch_state_pass_v32(s, stream)
-          : heads * (kHeadDimV / 64) <= sms ? kernels::launch_state_pass_v64(s, stream)
-                                            : kernels::launch_state_pass_v128(s, stream);
+    err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)
+          : slice == 64 ? kernels::launch_state_pass_v64(s, stream)
+                        : kernels::launch_state_pass_v128(s, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);

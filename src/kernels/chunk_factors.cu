@@ -111,8 +111,9 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
   return in;
 }
 
-// q, k, b*k and the decay factors into shared memory (fp32), the partial log sums for gamma, and
-// A, M zeroed.
+// q, k, b*k and the decay factors into shared memory (fp32), and the partial log sums for gamma.
+// A, M and T are never zeroed: every 16 x 16 block on or below the diagonal is written whole, and
+// no one reads the blocks above it (store_square and store_triangle skip them).
 __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   const int tid = threadIdx.x;
   const uint4 (&qv)[kVecPasses] = in.q;
@@ -152,10 +153,6 @@ __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   }
 #pragma unroll
   for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
-  for (int i = tid; i < kC * kLdC / 4; i += kThreads) {
-    reinterpret_cast<float4*>(sm.A)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-    reinterpret_cast<float4*>(sm.M)[i] = make_float4(0.f, 0.f, 0.f, 0.f);
-  }
 }
 
 // Rows row0 .. row0 + 15 of channel c of a [64][K] tile, all loads issued before any use: the
@@ -331,11 +328,12 @@ __device__ __forceinline__ void mid_pair_scales(Smem& sm) {
   }
 }
 
-// One warp's share of A and M: 16 warps = 6 off-diagonal block pairs x 2 halves of the channels
-// (their partial sums added into the zeroed A, M) + 4 diagonal blocks (all channels, masked to the
-// lower triangle: strictly for A). Each warp computes a 16 x 16 block of both A and M.
-template <bool kScaled>
-__device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, int s0, int s1, const float* scale,
+// One warp's share of A and M: 12 warps = 6 off-diagonal block pairs x the two matrices (each over
+// all channels), 4 warps = the diagonal blocks of both (masked to the lower triangle: strictly for
+// A). Every warp stores a 16 x 16 block; none is summed across warps.
+// kWhich: 1 = A only (left factor Left_b), 2 = M only (Left_q), 3 = both.
+template <int kWhich, bool kScaled>
+__device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, const float* scale,
                                                   float (&a)[2][4], float (&m)[2][4]) {
   const int lane = threadIdx.x % 32, t = lane & 3;
   const int a_row = kBlock * I + (lane & 7) + ((lane >> 3) & 1) * 8, a_col = (lane >> 4) * 4;
@@ -344,10 +342,10 @@ __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, 
   const float* lq = sm.q + a_row * kLd + a_col;
   const float* rk = sm.k + b_row * kLd + b_col;
 #pragma unroll 4
-  for (int s = s0; s < s1; ++s) {
+  for (int s = 0; s < kK / 8; ++s) {
     uint32_t fb[4], fq[4], r[4];  // r: b0, b1 of columns 0..7, then of columns 8..15
-    ldmatrix_x4(fb, lb + 8 * s);
-    ldmatrix_x4(fq, lq + 8 * s);
+    if (kWhich & 1) ldmatrix_x4(fb, lb + 8 * s);
+    if (kWhich & 2) ldmatrix_x4(fq, lq + 8 * s);
     ldmatrix_x4(r, rk + 8 * s);
     if (kScaled) {
       const float2 sc = *reinterpret_cast<const float2*>(scale + 8 * s + 2 * t);
@@ -358,27 +356,28 @@ __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, 
     }
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt) {
-      mma_tf32_frag(a[nt], fb, r[2 * nt], r[2 * nt + 1]);
-      mma_tf32_frag(m[nt], fq, r[2 * nt], r[2 * nt + 1]);
+      if (kWhich & 1) mma_tf32_frag(a[nt], fb, r[2 * nt], r[2 * nt + 1]);
+      if (kWhich & 2) mma_tf32_frag(m[nt], fq, r[2 * nt], r[2 * nt + 1]);
     }
   }
 }
 
 __device__ void mid_products(Smem& sm) {
-  constexpr int kSteps = kK / 8;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
   const MidScales& sc = *reinterpret_cast<const MidScales*>(sm.right);
   float a[2][4] = {}, m[2][4] = {};
   int I, J;
   const bool off_diagonal = warp < 2 * kBlockPairs;
+  const bool is_m = warp % 2 == 1;  // off-diagonal warps: which matrix
   if (off_diagonal) {
-    const int pair = warp / 2, half = warp % 2;
+    const int pair = warp / 2;
     I = pair < 1 ? 1 : pair < 3 ? 2 : 3;  // pairs (1,0) (2,0) (2,1) (3,0) (3,1) (3,2)
     J = pair - I * (I - 1) / 2;
-    mid_block_product<true>(sm, I, J, half * kSteps / 2, (half + 1) * kSteps / 2, sc.pair[pair], a, m);
+    if (is_m) mid_block_product<2, true>(sm, I, J, sc.pair[pair], a, m);
+    else mid_block_product<1, true>(sm, I, J, sc.pair[pair], a, m);
   } else {
     I = J = warp - 2 * kBlockPairs;
-    mid_block_product<false>(sm, I, J, 0, kSteps, nullptr, a, m);
+    mid_block_product<3, false>(sm, I, J, nullptr, a, m);
   }
 #pragma unroll
   for (int nt = 0; nt < 2; ++nt)
@@ -387,8 +386,8 @@ __device__ void mid_products(Smem& sm) {
       const int r = g + 8 * (e >> 1), cc = 8 * nt + 2 * t + (e & 1);  // within the 16 x 16 block
       const int at = (kBlock * I + r) * kLdC + kBlock * J + cc;
       if (off_diagonal) {
-        atomicAdd(sm.A + at, a[nt][e]);  // two halves onto zero: the same sum in either order
-        atomicAdd(sm.M + at, m[nt][e]);
+        if (is_m) sm.M[at] = m[nt][e];
+        else sm.A[at] = a[nt][e];
       } else {
         sm.A[at] = r > cc ? a[nt][e] : 0.f;  // a select, never a multiply by zero
         sm.M[at] = r >= cc ? m[nt][e] : 0.f;
@@ -452,8 +451,7 @@ __device__ void diagonal_blocks(Smem& sm) {
 #pragma unroll
   for (int k = 0; k < kBlock / 4; ++k) {
     const int i = 8 * b1 + 4 * b0 + k, row = blk * kBlock + i;
-    if (i < j) continue;
-    if (b2) sm.M[row * kLdC + col] = w4[k];
+    if (b2) sm.M[row * kLdC + col] = i >= j ? w4[k] : 0.f;
     else sm.A[row * kLdC + col] = i > j ? w4[k] : 0.f;  // A is strictly lower
   }
 }
@@ -547,23 +545,38 @@ __device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, 
   __syncthreads();
 }
 
-// T or M (all 64 rows) into the chunk's factor block as a TF32 factor operand (factor_offset): one
-// 16-byte vector (row r, k positions 4 j4 .. 4 j4 + 3) per thread and step, in the order of the
-// block, by `threads` threads numbered from `first`.
+// T or M (lower triangular) into its slot of the chunk's factor block as a TF32 factor operand
+// (kernel_params.h, factor_offset), by `threads` threads numbered from `first`, one 16-byte vector
+// (row r, k positions p .. p + 3) per thread and step. Only the 16 x 16 blocks on or below the
+// diagonal of `src` are read (the others were never written). Two formats (factor_block):
+// the full [64][64] layout, its blocks above the diagonal written as zeros (store_square), or the
+// packed one, only each row group's core matrices up to the diagonal (store_triangle).
+__device__ __forceinline__ float4 square_vector(const float* src, int r, int p) {
+  const float* x = src + r * kLdC;  // positions p .. p + 3 hold columns of one 8-column group
+  return make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
+                     round_tf32(x[k_at_position(p + 2)]), round_tf32(x[k_at_position(p + 3)]));
+}
 __device__ void store_square(const float* src, float* dst, int first, int threads) {
+  asm volatile("" : "+r"(first));  // its addresses are cheap: not worth a register held across items
   for (int v = first; v < kC * kC / 4; v += threads) {
     const int r = (v / 128) * 8 + v % 8, p = 4 * ((v / 8) % (kC / 4));
-    const float* x = src + r * kLdC;
-    reinterpret_cast<float4*>(dst)[v] =
-        make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
-                    round_tf32(x[k_at_position(p + 2)]), round_tf32(x[k_at_position(p + 3)]));
+    reinterpret_cast<float4*>(dst)[v] = p / kBlock <= r / kBlock ? square_vector(src, r, p) : make_float4(0.f, 0.f, 0.f, 0.f);
+  }
+}
+__device__ void store_triangle(const float* src, float* dst, int first, int threads) {
+  asm volatile("" : "+r"(first));  // as in store_square
+  for (int v = first; v < factor_block::kTriangleFloats / 4; v += threads) {
+    int rg = 0;  // the row group: vector v lies in [offset(rg), offset(rg + 1)) / 4
+#pragma unroll
+    for (int g = 1; g < factor_block::kRowGroups; ++g) rg += v >= factor_block::triangle_group_offset(g) / 4;
+    const int local = v - factor_block::triangle_group_offset(rg) / 4;  // core matrix local / 8, row local % 8
+    reinterpret_cast<float4*>(dst)[v] = square_vector(src, 8 * rg + local % 8, 4 * (local / 8));
   }
 }
 
 // T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"), in two steps. First the four
 // diagonal 16x16 blocks at once, one column per thread (threads 0..63) by forward substitution in
-// fp32: t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj; meanwhile the other threads zero the blocks
-// above the diagonal. Ends with a barrier.
+// fp32: t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj. Ends with a barrier.
 __device__ void invert_diagonal_blocks(const float* A, float* T) {
   if (threadIdx.x < kC) {
     const int base = threadIdx.x / kBlock * kBlock, j = threadIdx.x % kBlock;
@@ -580,11 +593,6 @@ __device__ void invert_diagonal_blocks(const float* A, float* T) {
     }
 #pragma unroll
     for (int m = 0; m < kBlock; ++m) T[(base + m) * kLdC + base + j] = t[m];
-  } else {
-    for (int idx = threadIdx.x - kC; idx < kC * kC; idx += kThreads - kC) {
-      const int r = idx / kC, c = idx % kC;
-      if (c / kBlock > r / kBlock) T[r * kLdC + c] = 0.f;
-    }
   }
   __syncthreads();
 }
@@ -646,8 +654,13 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
   GDN2_TIMELINE_MARK(4, ordinal);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
   GDN2_TIMELINE_MARK(5, ordinal);
-  store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
-  store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
+  if (p.packed_triangles) {
+    store_triangle(T, block + factor_block::kT, threadIdx.x, kThreads);
+    store_triangle(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
+  } else {
+    store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
+    store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
+  }
 }
 
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first

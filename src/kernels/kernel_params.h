@@ -17,10 +17,17 @@ struct Sequences {
 };
 
 // The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
-// to TF32, in the order phase 2 consumes them, so that each group is one bulk copy. The matrices
-// are TF32 B operands in the K-major layout below, their k index permuted (factor_offset); rows
-// past the chunk's end hold the factors of zero-padded tokens (zero rows, identity rows of T).
+// to TF32, in the order phase 2 consumes them, so that each group is one bulk copy (or a few). The
+// matrices are TF32 B operands in the K-major layout below, their k index permuted (factor_offset);
+// rows past the chunk's end hold the factors of zero-padded tokens (zero rows, identity rows of T).
 // gamma is in channel order. Block of (slot, hk): hk * slots + slot.
+//
+// T and M are lower triangular and their 16 KB slots hold one of two formats, chosen per launch
+// (ChunkFactorsParams::packed_triangles): the full [64][64] layout (the 32-channel state pass
+// copies each slot whole), or packed: of each group of 8 rows only the core matrices up to the
+// diagonal, row group after row group from the slot's start (triangle_group_*, 2304 of the 4096
+// values), which the register-state passes copy group by group into the full layout in shared
+// memory, reading 11% fewer bytes of the block.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]
 inline constexpr int kQg = kKb + kChunk * kHeadDimK;           // Qg     [64][K]
@@ -29,6 +36,12 @@ inline constexpr int kM = kT + kChunk * kChunk;                // M      [64][64
 inline constexpr int kKendT = kM + kChunk * kChunk;            // Kend^T [K][64]
 inline constexpr int kGamma = kKendT + kHeadDimK * kChunk;     // gamma  [K]
 inline constexpr int kFloats = kGamma + kHeadDimK;
+// The packed format: row group rg (rows 8 rg .. 8 rg + 7) keeps its first 2 (rg + 1) core matrices
+// (the columns k < 8 (rg + 1)), contiguous as in the full layout, at this offset from the slot's start.
+inline constexpr int kRowGroups = kChunk / 8;
+constexpr int triangle_group_offset(int rg) { return 32 * rg * (rg + 1); }
+constexpr int triangle_group_floats(int rg) { return 64 * (rg + 1); }
+inline constexpr int kTriangleFloats = triangle_group_offset(kRowGroups);  // 2304 of 4096
 }  // namespace factor_block
 
 // The layout of every tensor-core operand, in the factor block and in phase 2's shared memory: K-major,
@@ -80,6 +93,7 @@ struct ChunkFactorsParams {
   const uint16_t* b = nullptr;
   const float* g = nullptr;     // fp32 [T, Hq, K]
   float* factors = nullptr;     // [Hq, slots] factor blocks
+  bool packed_triangles = false;  // T and M in the packed format (factor_block): for the register-state passes
   int* fault = nullptr;         // set to 1 when cu_seqlens is inconsistent (zeroed before the launch)
   uint64_t* work_counter = nullptr;  // items taken beyond the first wave (zeroed before the launch)
 };

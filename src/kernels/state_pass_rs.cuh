@@ -36,10 +36,11 @@ constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the
 // Registers per thread after setmaxnreg with two consumers: 2 x 128 x 232 + 128 x 40 = 64512.
 constexpr int kConsumerRegs = 232, kProducerRegs = 40;
 
-// The factor groups of a chunk, each one bulk copy of a contiguous piece of its factor block.
+// The factor groups of a chunk, in the layout of its factor block (T and M read packed and
+// unpacked into the full layout: copy_triangle).
 constexpr int kKqFloats = factor_block::kT - factor_block::kKb;      // Kb, Qg
-constexpr int kTFloats = factor_block::kM - factor_block::kT;        // T
 constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
+constexpr int kKendGammaFloats = factor_block::kFloats - factor_block::kKendT;
 
 // A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer), in the TMA's 128-byte
 // swizzle (kernel_params.h, swizzled_tile_offset): the consumer's accesses (tokens 8 j + 2 t + e for
@@ -52,7 +53,7 @@ constexpr int kTile = kC * kSliceV;
 template <int kConsumers>
 struct alignas(1024) Smem {
   float kq[kKqFloats];
-  float t[kTFloats];
+  float t[kSquareFloats];
   float mk[kMkStages][kMkFloats];
   uint16_t v[kConsumers][kTile];  // v and w of each consumer's slice for one chunk; rows past the
   uint16_t w[kConsumers][kTile];  // chunk's end are not read
@@ -78,25 +79,30 @@ __device__ void produce_vw(const StatePassParams& p, const SeqBounds& sb, int s,
 }
 
 // Producer warp 0, lane 0: per chunk Kb/Qg, T, then M/Kend^T/gamma, each issued once the consumers
-// have released the buffer's previous contents.
+// have released the buffer's previous contents. Each fence orders the consumers' generic reads of
+// the buffer before the copies' writes.
 template <int kConsumers>
 __device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t nchunks,
                                 Smem<kConsumers>& sm) {
-  auto copy = [&](float* dst, const float* src, int floats, uint64_t* full) {
-    fence_proxy_async();  // the consumers' generic reads of the buffer before the copy's writes
-    bulk_load(dst, src, uint32_t(floats) * uint32_t(sizeof(float)), full);
-  };
+  constexpr uint32_t kKendGammaBytes = uint32_t(kKendGammaFloats) * sizeof(float);
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
     if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
-    copy(sm.kq, block + factor_block::kKb, kKqFloats, &sm.kq_full);
+    fence_proxy_async();
+    bulk_load(sm.kq, block + factor_block::kKb, uint32_t(sizeof(sm.kq)), &sm.kq_full);
     if (c > 0) mbarrier_wait(&sm.t_empty, uint32_t(c - 1) & 1);
-    copy(sm.t, block + factor_block::kT, kTFloats, &sm.t_full);
+    fence_proxy_async();
+    mbarrier_expect_bytes(&sm.t_full, kTriangleBytes);
+    copy_triangle(sm.t, block + factor_block::kT, &sm.t_full);
     const int stage = int(c % kMkStages);
     const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
     if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
-    copy(sm.mk[stage], block + factor_block::kM, kMkFloats, &sm.mk_full[stage]);
+    fence_proxy_async();
+    mbarrier_expect_bytes(&sm.mk_full[stage], kTriangleBytes + kKendGammaBytes);
+    copy_triangle(sm.mk[stage], block + factor_block::kM, &sm.mk_full[stage]);
+    bulk_copy(sm.mk[stage] + (factor_block::kKendT - factor_block::kM), block + factor_block::kKendT, kKendGammaBytes,
+              &sm.mk_full[stage]);
   }
 }
 
@@ -280,6 +286,8 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     }
     fence_barrier_init();
   }
+  zero_above_triangle(sm.t, threadIdx.x, kThreads);
+  for (int k = 0; k < kMkStages; ++k) zero_above_triangle(sm.mk[k], threadIdx.x, kThreads);
   __syncthreads();  // the only CTA barrier: afterwards the roles meet only at the mbarriers
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
   // be executed by whole warpgroups).

@@ -104,14 +104,39 @@ TEST(FactorLayout, AccumulatorAsAOperandTimesPermutedFactorIsTheProduct) {
 }
 
 TEST(FactorBlock, GroupsSplitIntoAlignedCopiesAndOperandsStartAligned) {
-  // Phase 2 copies [kKb, kT), [kT, kM) and [kM, kFloats) with one bulk copy each (16-byte sizes);
-  // every operand starts 16-byte aligned, as wgmma descriptors and the copies require.
+  // Phase 2 copies [kKb, kT), [kT, kM) and [kM, kFloats) with one bulk copy each, or T and M by row
+  // group of the packed format and [kKendT, kFloats) with one (16-byte sizes); every operand starts
+  // 16-byte aligned, as wgmma descriptors and the copies require.
   const int starts[] = {factor_block::kKb, factor_block::kQg, factor_block::kT, factor_block::kM,
                         factor_block::kKendT, factor_block::kGamma, factor_block::kFloats};
   for (int s : starts) EXPECT_EQ(s % 4, 0);
+  for (int rg = 0; rg <= factor_block::kRowGroups; ++rg) EXPECT_EQ(factor_block::triangle_group_offset(rg) % 4, 0);
   EXPECT_EQ(factor_block::kQg - factor_block::kKb, kChunk * kHeadDimK);
+  EXPECT_EQ(factor_block::kM - factor_block::kT, kChunk * kChunk);
   EXPECT_EQ(factor_block::kKendT - factor_block::kM, kChunk * kChunk);
+  EXPECT_LE(factor_block::kTriangleFloats, kChunk * kChunk);  // the packed format fits in the slot
   EXPECT_EQ(factor_block::kFloats - factor_block::kGamma, kHeadDimK);
+}
+
+// T and M in the packed format: row group rg keeps the core matrices of columns k < 8 (rg + 1), and
+// phase 2 copies them to rg * 8 * 64 in the full layout. Every element on or below the diagonal
+// (k <= row) must be among them, each stored once, at the place the full layout gives it; the
+// full layout's other places are the ones phase 2 zeroes.
+TEST(FactorBlock, PackedTrianglesHoldEveryElementOnOrBelowTheDiagonalOnce) {
+  constexpr int C = kChunk;
+  std::vector<int> packed(factor_block::kTriangleFloats, 0);
+  for (int row = 0; row < C; ++row)
+    for (int k = 0; k < C; ++k) {
+      const int full = factor_offset(row, k, C), rg = full / (8 * C), within = full % (8 * C);
+      ASSERT_EQ(rg, row / 8);
+      const bool stored = within < factor_block::triangle_group_floats(rg);
+      if (k <= row) EXPECT_TRUE(stored) << "(" << row << ", " << k << ")";
+      if (stored) {
+        EXPECT_LT(k / 8, rg + 1) << "stored columns stay within the row group's 8-column diagonal block";
+        ++packed[size_t(factor_block::triangle_group_offset(rg) + within)];
+      }
+    }
+  for (int n : packed) EXPECT_EQ(n, 1);
 }
 
 // The tiles of state_pass_rs.cuh: TMA writes them in its 128-byte swizzle (byte address bits 4..6
