@@ -1,5 +1,5 @@
 // Phase 2 helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh): where a
-// chunk of a sequence lies, and the fault path.
+// chunk of a sequence lies, the fault path, and the unpacking of T and M stored packed.
 #pragma once
 
 #include <cstdint>
