@@ -8,7 +8,7 @@ number is host wall time per call, median of 15 repetitions of 100 back-to-back 
   ops forward_out           gdn2::forward_out with a preallocated output
   torch.empty / add_ / ...  PyTorch's own calls, for scale (add_ is one kernel launch)
 
-The C++ layers below the op (contract check, memset, the two launches) are timed by the
+The C++ layers below the op (contract check, the two launches) are timed by the
 gdn2_host_timing program (bench/host_timing.cu).
 
 usage: PYTHONPATH=python python3 bench/host_breakdown.py [--json FILE]

@@ -1,5 +1,6 @@
 // Host time of gdn2::forward on a tiny problem (T = 16, one head), and of the CUDA calls it is
-// made of: the contract check, the 12-byte memset, a kernel launch (an empty kernel). Also the
+// made of: the contract check, a kernel launch (an empty kernel), and for comparison a 12-byte
+// memset (calls made one before phase 1 until the fault words replaced the zeroed flags). Also the
 // GPU time of one call from CUDA-graph replay and its CUDA-event time with the GPU idle at the
 // start (docs/performance.md, "The host path"). Each host number: median of 9 repetitions of
 // back-to-back calls.

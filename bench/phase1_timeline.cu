@@ -44,7 +44,7 @@ constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048,
 // The stages between consecutive marks (chunk_factors.cu, GDN2_TIMELINE_MARK).
 constexpr const char* kStages[kTimelineMarks - 1] = {
     "stage inputs (waits for the loads)", "decayed rows, mid-block columns", "A and M",
-    "claim/fetch next, diagonal inverse", "inverse block levels", "store T and M"};
+    "fetch next, diagonal inverse", "inverse block levels", "store T and M"};
 
 void* upload(const void* host, size_t bytes) {
   void* dev = nullptr;
@@ -141,7 +141,7 @@ void run_row(const Row& row, double clock_ghz) {
   check(cudaError_t(gdn2::kernels::read_phase1_timeline(marks.data(), items.data())), "read_phase1_timeline");
 
   // Mean cycles per stage, for first items and later ones; the gap from an item's last mark to the
-  // next item's first (the loop's claim of the next item).
+  // next item's first (the loop's hand-over to the next item).
   double sum[2][kTimelineMarks] = {}, gap = 0;
   int count[2] = {0, 0}, gaps = 0, ctas = 0, taken = 0;
   for (int cta = 0; cta < kTimelineCtas; ++cta) {

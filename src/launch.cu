@@ -1,5 +1,6 @@
 // Host dispatch: the contract check, the workspace carve-up, and the two launches
-// (chunk_factors, then state_pass) on the caller's stream. No synchronisation, no allocation.
+// (chunk_factors, then state_pass) on the caller's stream, behind an 8-byte memset where phase 1
+// takes its items from a counter. No synchronisation, no allocation.
 #include <atomic>
 #include <cstdio>
 
@@ -93,10 +94,17 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
-  // Word 0 of the flags belongs to validate_values; word 1 is the fault flag, words 2-3 the work
-  // counter: both zeroed by one memset before phase 1.
-  f.fault = at<int>(a.workspace, ws.flags) + 1;
-  f.work_counter = reinterpret_cast<uint64_t*>(at<int>(a.workspace, ws.flags) + 2);
+  // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so
+  // those need no zeroing.
+  f.fault_words = at<int>(a.workspace, ws.flags + kFaultWordsOffset);
+  // Phase 1's schedule. Static (no counter, so no memset: one launch fewer per call) where it
+  // balances as well as the counter: one sequence (every item whose slot no chunk owns comes after
+  // every item that has one, so the CTAs' counts of real items differ by at most one) or a single
+  // round of items. Else the dynamic counter: with several sequences the empty slots fall anywhere,
+  // and a static schedule measured 3.5-8.6% slower on S3, N64-MIXED and B8x2K (docs/performance.md).
+  const int64_t items = ws.slots * sh.Hq, phase1_grid = kernels::phase1_ctas(items, f.ctas);
+  const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
+  f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
 
   kernels::StatePassParams s;
   s.seq = f.seq;
@@ -110,7 +118,8 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
   s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
   s.factors = f.factors;
-  s.fault = f.fault;
+  s.fault_words = f.fault_words;
+  s.fault_count = int(phase1_grid);
 
   // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
   // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
@@ -121,7 +130,9 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
   const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
   f.packed_triangles = slice != 32;
-  int err = int(cudaMemsetAsync(f.fault, 0, 3 * sizeof(int), reinterpret_cast<cudaStream_t>(stream)));
+  int err = dynamic_schedule ? int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t),
+                                                    reinterpret_cast<cudaStream_t>(stream)))
+                             : 0;
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)

@@ -44,7 +44,7 @@ struct ForwardArgs {
   TensorView output;         // required (the caller allocates it)
   TensorView final_state;    // optional: written when defined
   float scale = 0.0f;        // the caller passes K^-0.5 for the default
-  void* workspace = nullptr; // device memory of at least forward_workspace_bytes(...) bytes
+  void* workspace = nullptr; // device memory of at least forward_workspace_bytes(...) bytes, any contents
   size_t workspace_bytes = 0;
 };
 

@@ -26,9 +26,12 @@ struct Smem {
   float A[kC * kLdC];
   float M[kC * kLdC];
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
-  int64_t next_item;                    // the item this CTA takes next (claim_next_item)
-  int64_t next_t0;                      // and its chunk
-  int next_len, next_valid;
+  // This CTA's next items and their chunks (advance_schedule): while it works on its n-th item,
+  // entry (n + 1) % 2 is (or, with a work counter, becomes in stage 2) its next item's.
+  struct {
+    int64_t item, t0;
+    int len, valid;
+  } ahead[2];
 };
 
 // Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
@@ -109,6 +112,23 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
     if (r < ch.len) gv[pass] = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 32) * 4);
   }
   return in;
+}
+
+// The chunk's rows of q, k, b and g into L2 (fire and forget), long before fetch_chunk reads them,
+// so that under full HBM load its loads come from L2. Thread t of 128: row t % 64, of q and k
+// (t < 64) or of b and g: spread over four warps (one warp issuing all 256 copies took 10,000
+// cycles longer, docs/performance.md).
+__device__ __forceinline__ void prefetch_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch, int t) {
+  const int r = t % kC;
+  if (!ch.valid || r >= ch.len) return;
+  const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK;
+  if (t < kC) {
+    prefetch_l2(p.q + off, kK * sizeof(uint16_t));
+    prefetch_l2(p.k + off, kK * sizeof(uint16_t));
+  } else {
+    prefetch_l2(p.b + off, kK * sizeof(uint16_t));
+    prefetch_l2(p.g + off, kK * sizeof(float));
+  }
 }
 
 // q, k, b*k and the decay factors into shared memory (fp32), and the partial log sums for gamma.
@@ -306,9 +326,11 @@ __device__ __forceinline__ void store_mid_column(const MidColumn& f, Smem& sm) {
     sm.bk[at] = round_tf32(f.left_b[i]);
     sm.k[at] = round_tf32(f.right[i]);
   }
+  int at = blk * kK + c;
+  asm volatile("" : "+r"(at));  // as in store_square: not worth a register held across items
   MidScales& s = *reinterpret_cast<MidScales*>(sm.right);
-  s.lo[blk][c] = f.lo;
-  s.hi[blk][c] = f.hi;
+  (&s.lo[0][0])[at] = f.lo;
+  (&s.hi[0][0])[at] = f.hi;
 }
 
 // c_IJ = P(p_J, p_I) = hi_J (lo_K hi_K for J < K < I) lo_I, one channel per thread (threads 0..127).
@@ -607,27 +629,49 @@ __device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scra
   invert_block_diagonal<3>(A, T, scratch);
 }
 
-// One thread takes the CTA's next item from the launch's work counter (items below gridDim.x are
-// the CTAs' first ones) and finds its chunk; the others read both from shared memory after the
-// next CTA barrier. Dynamic, so that CTAs whose items end early take more of them.
-__device__ void claim_next_item(const ChunkFactorsParams& p, Smem& sm) {
-  const int64_t item = int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x;
-  const Chunk ch = item < p.slots * p.Hq ? chunk_of_slot(p.seq, item / p.Hq) : Chunk{0, 0, false};
-  sm.next_item = item;
-  sm.next_t0 = ch.t0;
-  sm.next_len = ch.len;
-  sm.next_valid = ch.valid;
+// The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread calls this once
+// during the CTA's n-th item (`item`); the others read what it writes after the next CTA barrier.
+//   With a work counter: it claims the next free item (items below gridDim.x are the CTAs' first
+//   ones), so that CTAs whose items end early take more of them, and records it and its chunk in
+//   entry (n + 1) % 2.
+//   Static: item n + 1 is item + gridDim.x, recorded one item earlier (or by the prologue), so its
+//   rows can be prefetched from the start of item n; this records item n + 2 in entry n % 2.
+__device__ void advance_schedule(const ChunkFactorsParams& p, Smem& sm, int64_t item, int ordinal) {
+  const bool dynamic = p.work_counter != nullptr;
+  const int64_t next = dynamic ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
+                               : item + 2 * int64_t(gridDim.x);
+  const Chunk ch = next < p.slots * p.Hq ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
+  auto& e = sm.ahead[(ordinal + (dynamic ? 1 : 0)) % 2];
+  e.item = next;
+  e.t0 = ch.t0;
+  e.len = ch.len;
+  e.valid = ch.valid;
 }
-__device__ __forceinline__ Chunk claimed_chunk(const Smem& sm) {
-  return {sm.next_t0, sm.next_len, sm.next_valid != 0};
+// The prologue's part of the static schedule: the CTA's second item.
+__device__ void start_schedule(const ChunkFactorsParams& p, Smem& sm) {
+  if (p.work_counter == nullptr) advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
+}
+// The CTA's next item after its n-th (valid from stage 2 of item n on).
+__device__ __forceinline__ int64_t next_item(const Smem& sm, int ordinal) { return sm.ahead[(ordinal + 1) % 2].item; }
+__device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
+  const auto& e = sm.ahead[(ordinal + 1) % 2];
+  return {e.t0, e.len, e.valid != 0};
 }
 
-// The factors of one chunk from its staged inputs, then (while they are in flight) the next
-// chunk's inputs fetched into `next`.
-__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, ChunkInputs& next,
+// The factors of item `item` (the CTA's `ordinal`-th) from its staged inputs, then (while they are
+// in flight) the next item's inputs fetched into `next`.
+__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int64_t item, ChunkInputs& next,
                               [[maybe_unused]] int ordinal) {
-  // The next item is claimed by a thread that store_decayed_rows leaves idle (role 3).
-  if (threadIdx.x == kThreads - kK) claim_next_item(p, sm);
+  // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
+  // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
+  // schedule.
+  if (threadIdx.x >= kThreads - kK) {
+    if (p.work_counter == nullptr) {
+      const int64_t next = next_item(sm, ordinal);
+      prefetch_chunk(p, int(next % p.Hq), next_chunk(sm, ordinal), threadIdx.x - (kThreads - kK));
+    }
+    if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
+  }
   store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
@@ -649,7 +693,7 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
   GDN2_TIMELINE_MARK(3, ordinal);
   float* T = sm.q;  // Left_q is consumed: reuse its space
   // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
-  next = fetch_chunk(p, int(sm.next_item % p.Hq), claimed_chunk(sm));
+  next = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
   invert_diagonal_blocks(sm.A, T);
   GDN2_TIMELINE_MARK(4, ordinal);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
@@ -664,8 +708,8 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
 }
 
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
-// item blockIdx.x, then from the work counter; each item's inputs are fetched while the previous
-// item is finished.
+// item blockIdx.x, then the next ones (advance_schedule); each item's inputs are loaded into
+// registers while the previous item is finished (and on the static schedule sent to L2 before).
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
@@ -677,6 +721,8 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
+  if (threadIdx.x == kThreads - kK) start_schedule(p, sm);
+  bool bad_offsets = false;  // thread 0: an offset of cu_seqlens that this CTA checked is inconsistent
   int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
   while (item < items) {
     GDN2_TIMELINE_MARK(0, ordinal);
@@ -686,26 +732,26 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
     if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) {
       const int64_t x = cu_at(p.seq, slot);
-      const bool bad = x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
-                       (slot > 0 && x <= cu_at(p.seq, slot - 1));
-      if (bad) atomicOr(p.fault, 1);
+      bad_offsets |= x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
+                     (slot > 0 && x <= cu_at(p.seq, slot - 1));
     }
     if (chunk.valid) {  // uniform across the CTA
       stage_chunk(in, sm);
       __syncthreads();
       GDN2_TIMELINE_MARK(1, ordinal);
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, in, ordinal);
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, item, in, ordinal);
     } else {
-      if (threadIdx.x == 0) claim_next_item(p, sm);
+      if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
       __syncthreads();
-      in = fetch_chunk(p, int(sm.next_item % p.Hq), claimed_chunk(sm));
+      in = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
     }
-    item = sm.next_item;
-    chunk = claimed_chunk(sm);
-    __syncthreads();  // sm.next_* and the staged chunk are rewritten in the next iteration
+    item = next_item(sm, ordinal);
+    chunk = next_chunk(sm, ordinal);
+    __syncthreads();  // sm.ahead and the staged chunk are rewritten in the next iteration
     GDN2_TIMELINE_MARK(6, ordinal);
     ++ordinal;
   }
+  if (threadIdx.x == 0) p.fault_words[blockIdx.x] = bad_offsets ? 1 : 0;
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) g_timeline_items[blockIdx.x] = ordinal;
 #endif
@@ -726,7 +772,7 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
   const int err = allow_dynamic_smem(chunk_factors_kernel, smem, smem_set);
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
-  const dim3 grid(unsigned(items < p.ctas ? items : p.ctas));
+  const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
   chunk_factors_kernel<<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }

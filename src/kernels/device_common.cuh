@@ -164,6 +164,11 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, uint32_t b
                "l"(src), "r"(bytes), "r"(smem_u32(bar))
                : "memory");
 }
+// `bytes` (a multiple of 16, from a 16-byte aligned address) of global memory into L2, with no
+// completion to wait for: a hint that a later load will read them.
+__device__ __forceinline__ void prefetch_l2(const void* src, uint32_t bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes));
+}
 // One thread: a bulk copy that is the only arrival of the phase of `bar` (which completes once the
 // bytes land).
 __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {

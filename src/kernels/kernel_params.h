@@ -81,8 +81,17 @@ constexpr int swizzled_tile_offset(int tok, int ch) {
   return tok * kTileChannels + ((((ch >> 3) ^ tok) & 7) << 3) + (ch & 7);
 }
 
-// Phase 1: key-side factors of every (chunk slot, key head) item. Grid: min(items, ctas)
-// persistent CTAs, which take items from work_counter.
+// Phase 1's grid: at most one CTA per SM and never more than kMaxPhase1Ctas; each CTA writes one
+// fault word (ChunkFactorsParams::fault_words), which every phase-2 CTA reads with one thread each.
+inline constexpr int kMaxPhase1Ctas = 256;
+inline int64_t phase1_ctas(int64_t items, int64_t sms) {
+  const int64_t ctas = sms < kMaxPhase1Ctas ? sms : kMaxPhase1Ctas;
+  return items < ctas ? items : ctas;
+}
+
+// Phase 1: key-side factors of every (chunk slot, key head) item. Grid: phase1_ctas(items, ctas)
+// persistent CTAs; CTA b takes item b first, then the next free item from work_counter, or without
+// a counter items b + grid, b + 2 grid, ... (a static schedule, which needs nothing zeroed).
 struct ChunkFactorsParams {
   Sequences seq;
   int Hq = 0;
@@ -94,8 +103,10 @@ struct ChunkFactorsParams {
   const float* g = nullptr;     // fp32 [T, Hq, K]
   float* factors = nullptr;     // [Hq, slots] factor blocks
   bool packed_triangles = false;  // T and M in the packed format (factor_block): for the register-state passes
-  int* fault = nullptr;         // set to 1 when cu_seqlens is inconsistent (zeroed before the launch)
-  uint64_t* work_counter = nullptr;  // items taken beyond the first wave (zeroed before the launch)
+  // One word per CTA, always written: 1 if an offset of cu_seqlens that the CTA checked is
+  // inconsistent, else 0 (not zeroed before the launch).
+  int* fault_words = nullptr;
+  uint64_t* work_counter = nullptr;  // null: the static schedule; else zeroed before the launch
 };
 
 // A TMA descriptor (CUtensorMap) as plain bytes: this header includes no CUDA header.
@@ -115,7 +126,8 @@ struct StatePassParams {
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
   float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
   const float* factors = nullptr;     // [Hq, slots] factor blocks
-  const int* fault = nullptr;   // phase 1's verdict on cu_seqlens
+  const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
+  int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
   // v and w as 2-D tensors [T][Hv V] for TMA copies of 64 tokens x 64 channels with the 128-byte
   // swizzle (state_pass_rs.cuh; filled by the launch of those kernels only).
   TensorMap v_map, w_map;

@@ -1,5 +1,6 @@
 // Phase 2 helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh): where a
-// chunk of a sequence lies, the fault path, and the unpacking of T and M stored packed.
+// chunk of a sequence lies, phase 1's fault words and the fault path, and the unpacking of T and M
+// stored packed.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,15 @@ struct SliceWork {
 __device__ __forceinline__ SliceWork slice_work(const StatePassParams& p, int s, int h, int v0) {
   const SeqBounds sb = seq_bounds(p.seq, s);
   return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, (sb.eos - sb.bos + kC - 1) / kC};
+}
+
+// Phase 1's verdict on cu_seqlens, the same in every thread: its CTAs' fault words, one read by
+// each thread (p.fault_count <= kMaxPhase1Ctas <= kThreads). Includes a CTA barrier.
+template <int kThreads>
+__device__ __forceinline__ bool phase1_fault(const StatePassParams& p) {
+  static_assert(kThreads >= kMaxPhase1Ctas, "one thread per phase-1 fault word");
+  const int t = threadIdx.x;
+  return __syncthreads_or(t < p.fault_count && p.fault_words[t] != 0) != 0;
 }
 
 // The fault path: this CTA's slice (kWidth value channels from v0) of output rows s, s + N,

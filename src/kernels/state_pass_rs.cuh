@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   const SeqBounds sb = work.sb;
   const int64_t nchunks = work.nchunks;
 
-  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+  if (phase1_fault<kThreads>(p)) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
     fill_nan<kWidth, kThreads>(p, s, h, v0, work.state_off);
     return;
   }

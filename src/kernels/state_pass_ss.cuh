@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 
   // Phase 1's factors and fault flag from here on.
   wait_for_prior_grid();
-  if (*p.fault) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+  if (phase1_fault<kThreads>(p)) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
     fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
     return;
   }
