@@ -101,7 +101,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // balances as well as the counter: one sequence (every item whose slot no chunk owns comes after
   // every item that has one, so the CTAs' counts of real items differ by at most one) or a single
   // round of items. Else the dynamic counter: with several sequences the empty slots fall anywhere,
-  // and a static schedule measured 3.5-8.6% slower on S3, N64-MIXED and B8x2K (docs/performance.md).
+  // and a static schedule measured 3.5-9% slower on S3, N64-MIXED and B8x2K (docs/performance.md).
   const int64_t items = ws.slots * sh.Hq, phase1_grid = kernels::phase1_ctas(items, f.ctas);
   const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
   f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
