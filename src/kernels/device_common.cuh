@@ -94,8 +94,10 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
 // shared memory: A(r, k) = a[r * a_rs + k], B(k, n) = b[k * b_ks + n]; kSteps steps of 8 along k.
 //
 // The split: hi is x rounded to 10 mantissa bits by adding half of TF32's unit in the last place and
-// clearing the 13 bits below it (ties away from zero, as cvt.rna; infinities and NaNs keep their
-// class), lo = x - hi exactly, |lo| <= 2^-11 |x|. lo is passed as fp32 bits: the tensor core reads
+// clearing the 13 bits below it (ties away from zero, as cvt.rna), lo = x - hi exactly,
+// |lo| <= 2^-11 |x|. A non-finite x stays non-finite in the sum: an infinity keeps hi infinite (lo
+// is then NaN), and a NaN makes lo NaN (hi itself may come out as a signed zero, e.g. for the
+// canonical NaN 0x7fffffff, whose rounding carries into the sign bit). lo is passed as fp32 bits: the tensor core reads
 // the top 19 (it truncates), so it enters with a relative error below 2^-10, below 2^-21 |x|
 // overall. Three instructions per element where two cvt.rna.tf32.f32 (four each on sm_90) and
 // the subtraction took nine.
