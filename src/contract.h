@@ -25,7 +25,7 @@ ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward pas
 inline constexpr size_t kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
 struct WorkspaceLayout {
   int64_t slots = 0;
-  size_t factors = 0, flags = 0;  // byte offsets
+  size_t factors = 0, ready = 0, flags = 0;  // byte offsets
   size_t total_bytes = 0;
 };
 
@@ -35,6 +35,8 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   w.slots = T / kChunk + N + 1;
   size_t off = 0;
   w.factors = off; off = align(off + size_t(Hq) * size_t(w.slots) * kernels::factor_block::kFloats * sizeof(float));
+  // One ready word per (key head, slot) (ChunkFactorsParams::ready).
+  w.ready = off;   off = align(off + sizeof(int) * size_t(Hq) * size_t(w.slots));
   // Bytes 0-3: validate_values' flags; 8-15: phase 1's work counter; from 16: one fault word per
   // phase-1 CTA.
   w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);

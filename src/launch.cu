@@ -1,6 +1,7 @@
 // Host dispatch: the contract check, the workspace carve-up, and the two launches
-// (chunk_factors, then state_pass) on the caller's stream, behind an 8-byte memset where phase 1
-// takes its items from a counter. No synchronisation, no allocation.
+// (chunk_factors, then state_pass) on the caller's stream, behind one memset where something must
+// start at zero (the ready words of the 32-channel pass, phase 1's work counter). No
+// synchronisation, no allocation.
 #include <atomic>
 #include <cstdio>
 
@@ -84,25 +85,46 @@ Status forward(const ForwardArgs& a, Stream stream) {
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
 
+  // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
+  // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
+  // are copied and read once for the whole head, and there are half as many waves. The
+  // register-state passes (64 and 128 channels) read T and M packed (kernel_params.h,
+  // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
+  // the chain of its chunks, copies them whole.
+  const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
+  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
+
   kernels::ChunkFactorsParams f;
   f.seq = sequences_of(a, sh);
   f.Hq = int(sh.Hq);
-  f.ctas = multiprocessor_count(a.q.device);
   f.slots = ws.slots;
   f.q = static_cast<const uint16_t*>(a.q.data);
   f.k = static_cast<const uint16_t*>(a.k.data);
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
+  f.packed_triangles = slice != 32;
+  // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
+  // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
+  // below), and the pass copies each block as soon as it is published. That pays only where phase 1
+  // runs many rounds of items on the SMs left: L32K-MHA (121 rounds) measured 1855 -> 1522 us,
+  // while S1, S2 (4 rounds instead of 2) and S5 were slower (docs/performance.md, step 6 of
+  // ed1a4a1). Elsewhere the pass waits for phase 1 to complete.
+  constexpr int64_t kOverlapMinRounds = 16;
+  const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
+  const bool overlapped =
+      slice == 32 && 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);
+  f.ctas = int(overlapped ? sms - pass_ctas : sms);
+  f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so
   // those need no zeroing.
   f.fault_words = at<int>(a.workspace, ws.flags + kFaultWordsOffset);
-  // Phase 1's schedule. Static (no counter, so no memset: one launch fewer per call) where it
-  // balances as well as the counter: one sequence (every item whose slot no chunk owns comes after
-  // every item that has one, so the CTAs' counts of real items differ by at most one) or a single
-  // round of items. Else the dynamic counter: with several sequences the empty slots fall anywhere,
-  // and a static schedule measured 3.5-9% slower on S3, N64-MIXED and B8x2K (docs/performance.md).
-  const int64_t items = ws.slots * sh.Hq, phase1_grid = kernels::phase1_ctas(items, f.ctas);
+  // Phase 1's schedule. Static (no counter to zero) where it balances as well as the counter: one
+  // sequence (every item whose slot no chunk owns comes after every item that has one, so the
+  // CTAs' counts of real items differ by at most one) or a single round of items. Else the dynamic
+  // counter: with several sequences the empty slots fall anywhere, and a static schedule measured
+  // 3.5-9% slower on S3, N64-MIXED and B8x2K (docs/performance.md).
+  const int64_t phase1_grid = kernels::phase1_ctas(items, f.ctas);
   const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
   f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
 
@@ -120,19 +142,20 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.factors = f.factors;
   s.fault_words = f.fault_words;
   s.fault_count = int(phase1_grid);
+  s.ready = f.ready;
 
-  // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
-  // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
-  // are copied and read once for the whole head, and there are half as many waves. The
-  // register-state passes (64 and 128 channels) read T and M packed (kernel_params.h,
-  // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
-  // the chain of its chunks, copies them whole.
-  const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
-  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
-  f.packed_triangles = slice != 32;
-  int err = dynamic_schedule ? int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t),
-                                                    reinterpret_cast<cudaStream_t>(stream)))
-                             : 0;
+  // What must be zero before phase 1, in one memset: the ready words and (the dynamic schedule) the
+  // work counter, which lie in that order with only the validate_values word between them
+  // (contract.h). Neither: no memset.
+  size_t zero_begin = 0, zero_end = 0;
+  if (f.ready != nullptr) zero_begin = ws.ready, zero_end = ws.ready + sizeof(int) * size_t(sh.Hq) * size_t(ws.slots);
+  if (dynamic_schedule) {
+    if (zero_end == 0) zero_begin = ws.flags + kWorkCounterOffset;
+    zero_end = ws.flags + kWorkCounterOffset + sizeof(uint64_t);
+  }
+  int err = zero_end > zero_begin ? int(cudaMemsetAsync(at<char>(a.workspace, zero_begin), 0, zero_end - zero_begin,
+                                                        reinterpret_cast<cudaStream_t>(stream)))
+                                  : 0;
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)

@@ -730,11 +730,7 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     const int hk = int(item % p.Hq);
     // The contract on cu_seqlens, one offset per item of head 0 (there are at least N + 1 slots):
     // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
-    if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) {
-      const int64_t x = cu_at(p.seq, slot);
-      bad_offsets |= x < 0 || x > p.seq.T || (slot == 0 && x != 0) || (slot == p.seq.N && x != p.seq.T) ||
-                     (slot > 0 && x <= cu_at(p.seq, slot - 1));
-    }
+    if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) bad_offsets |= offset_is_inconsistent(p.seq, slot);
     if (chunk.valid) {  // uniform across the CTA
       stage_chunk(in, sm);
       __syncthreads();
@@ -745,9 +741,12 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
       __syncthreads();
       in = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
     }
+    const bool published = chunk.valid && p.ready != nullptr;
     item = next_item(sm, ordinal);
     chunk = next_chunk(sm, ordinal);
     __syncthreads();  // sm.ahead and the staged chunk are rewritten in the next iteration
+    // Every thread's stores of the factor block precede the barrier above.
+    if (published && threadIdx.x == 0) store_flag_release(p.ready + int64_t(hk) * p.slots + slot, 1);
     GDN2_TIMELINE_MARK(6, ordinal);
     ++ordinal;
   }

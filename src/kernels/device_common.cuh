@@ -25,6 +25,14 @@ __device__ __forceinline__ int64_t cu_at(const Sequences& seq, int64_t i) {
                       : static_cast<const int32_t*>(seq.cu_seqlens)[i];
 }
 
+// Whether offset i (0 <= i <= N) of cu_seqlens breaks the contract: outside [0, T], the first not
+// 0, the last not T, or not above the previous one. Phase 1 checks every offset once (one per
+// item of key head 0); the 32-channel state pass checks all of them itself (N is small there).
+__device__ __forceinline__ bool offset_is_inconsistent(const Sequences& seq, int64_t i) {
+  const int64_t x = cu_at(seq, i);
+  return x < 0 || x > seq.T || (i == 0 && x != 0) || (i == seq.N && x != seq.T) || (i > 0 && x <= cu_at(seq, i - 1));
+}
+
 // [bos, eos) of sequence s, clamped into [0, T]: out-of-contract cu_seqlens can only shorten or
 // empty a sequence, never send an access out of bounds.
 struct SeqBounds {
@@ -201,6 +209,23 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int
       "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(smem_u32(bar))
       : "memory");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Flags in global memory between CTAs of different grids that run at the same time (phase 1 and
+// the 32-channel state pass, docs/design.md, "Two phases"). The writer: every thread's stores, a
+// CTA barrier, then one thread's release store of the flag. The reader: relaxed loads until the
+// flag is seen, then an acquire fence, and a proxy fence before bulk copies read what it guards.
+__device__ __forceinline__ void store_flag_release(int* flag, int value) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
+}
+__device__ __forceinline__ int load_flag_relaxed(const int* flag) {
+  int v;
+  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+  return v;
+}
+__device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
+// Orders this thread's view of global memory (generic proxy) before its later bulk copies.
+__device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
 
 // ---------------------------------------------------------------------------------------------
 // Programmatic dependent launch (docs/design.md, "Two phases"): the 32-channel state pass is launched

@@ -107,6 +107,9 @@ struct ChunkFactorsParams {
   // inconsistent, else 0 (not zeroed before the launch).
   int* fault_words = nullptr;
   uint64_t* work_counter = nullptr;  // null: the static schedule; else zeroed before the launch
+  // [Hq][slots] words, zeroed before the launch, or null: once an item's factor block is written,
+  // its word becomes 1 (a release store), so that a state pass running at the same time may read it.
+  int* ready = nullptr;
 };
 
 // A TMA descriptor (CUtensorMap) as plain bytes: this header includes no CUDA header.
@@ -128,6 +131,7 @@ struct StatePassParams {
   const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
+  const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel pass only)
   // v and w as 2-D tensors [T][Hv V] for TMA copies of 64 tokens x 64 channels with the 128-byte
   // swizzle (state_pass_rs.cuh; filled by the launch of those kernels only).
   TensorMap v_map, w_map;

@@ -66,6 +66,15 @@ __device__ __forceinline__ bool phase1_fault(const StatePassParams& p) {
   return __syncthreads_or(t < p.fault_count && p.fault_words[t] != 0) != 0;
 }
 
+// Whether cu_seqlens breaks the contract anywhere (offset_is_inconsistent), the same in every
+// thread: one offset per thread, N + 1 in all. Includes a CTA barrier.
+template <int kThreads>
+__device__ __forceinline__ bool cu_seqlens_fault(const Sequences& seq) {
+  bool bad = false;
+  for (int i = threadIdx.x; i <= seq.N; i += kThreads) bad |= offset_is_inconsistent(seq, i);
+  return __syncthreads_or(bad) != 0;
+}
+
 // The fault path: this CTA's slice (kWidth value channels from v0) of output rows s, s + N,
 // s + 2N, ... (together the CTAs of all sequences cover every row exactly once) and of final state s
 // become NaN. kThreads: the CTA's threads.

@@ -40,6 +40,34 @@ struct Smem {
   uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
+// The issuer, before the first copy of chunk c of the sequence. Where phase 1 runs at the same time
+// (p.ready; docs/design.md, "Two phases"), it waits until the chunk's factor block is published
+// (ChunkFactorsParams::ready). `known`: the chunks already seen ready. Polls the words of up to
+// 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire fence
+// and one proxy fence then cover every chunk seen ready. Returns the new count of chunks known
+// ready: all of them where phase 1 has completed before this grid read anything of it.
+__device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, int hk, const ChunkRef& first_of_seq,
+                                                    int64_t c, int64_t nchunks, int64_t known) {
+  if (c < known) return known;
+  if (p.ready == nullptr) return nchunks;
+  constexpr int kPoll = 8;
+  const int* ready = p.ready + int64_t(hk) * p.slots + first_of_seq.slot;  // chunk c owns slot first + c
+  for (;;) {
+    int v[kPoll];
+#pragma unroll
+    for (int i = 0; i < kPoll; ++i) v[i] = c + i < nchunks ? load_flag_relaxed(ready + c + i) : 0;
+    int64_t n = 0;
+#pragma unroll
+    for (int i = 0; i < kPoll; ++i) n += (n == i && v[i] != 0) ? 1 : 0;
+    if (n > 0) {
+      fence_acquire_gpu();
+      fence_proxy_async_global();
+      return c + n;
+    }
+    __nanosleep(100);
+  }
+}
+
 // One thread: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
 // a CTA barrier after its last reader).
 template <int kSliceV>
@@ -137,17 +165,25 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   };
   if (role == kRoleRU && nchunks > 0) load_vw(chunk_ref(sb, s, 0));
 
-  // Phase 1's factors and fault flag from here on.
-  wait_for_prior_grid();
-  if (phase1_fault<kThreads>(p)) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
+  // Phase 1's factors and fault words from here on, unless this pass runs alongside it
+  // (p.ready, the host's choice): then phase 1's fault words are not final, so this CTA checks
+  // cu_seqlens itself (N is at most SMs / 8 there), and it waits for each chunk's factor block
+  // instead. Inconsistent offsets: NaN in every output row and state (documented), and no factor
+  // block is waited for (a chunk of this sequence may be no item of phase 1).
+  const bool overlapped = p.ready != nullptr;
+  if (!overlapped) wait_for_prior_grid();
+  if (overlapped ? cu_seqlens_fault<kThreads>(p.seq) : phase1_fault<kThreads>(p)) {
     fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
+    wait_for_prior_grid();  // as at the end: the call completes with phase 1
     return;
   }
   __syncthreads();  // the barriers are initialised
   const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
                                                // global access in flight for its proxy fence to wait on
+  const ChunkRef first = chunk_ref(sb, s, 0);
+  int64_t known_ready = 0;  // the issuer's count of chunks whose factor blocks are published
   if (issuer && nchunks > 0) {
-    const ChunkRef first = chunk_ref(sb, s, 0);
+    known_ready = wait_until_ready(p, hk, first, 0, nchunks, known_ready);
     issue_group(kGroupKbQg, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
   }
@@ -193,6 +229,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
     if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
+      known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
       issue_group(kGroupKbQg, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
     }
@@ -238,6 +275,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 #pragma unroll
         for (int e = 0; e < 2; ++e) hn[(8 * j + acol + e) * kK + krow + 8 * hh] = state[4 * j + 2 * hh + e];
   }
+  // Overlapped, this grid has not yet waited for phase 1 as a whole; it completes only after it, so
+  // that whatever follows the call in the stream (a reuse of the workspace included) runs after both.
+  if (overlapped) wait_for_prior_grid();
 }
 
 }  // namespace gdn2::kernels::state_pass

@@ -76,7 +76,7 @@ def row_specs():
         Spec("65+63+1-GVA3", (65, 63, 1), 2, 6, True, True, False, 20, 505),     # v32
         Spec("T1024-MHA", (1024,), 16, 16, True, True, True, 10, 506),           # v32
         Spec("N3-T4096-GVA2", (1000, 2000, 1096), 8, 16, False, False, False, 5, 507),  # v64
-        Spec("T32K-MHA", (32768,), 16, 16, False, True, True, 1, 508),           # v32
+        Spec("T32K-MHA", (32768,), 16, 16, False, True, True, 1, 508),           # v32, overlapped
         Spec("N20-packed-GVA4", packed20, 4, 16, True, False, False, 5, 509),    # v128
         Spec("N16-rand-GVA2", random_lengths(16, 1, 300, seed=510), 2, 4, True, True, True, 10,
              510),                                                                 # v64
