@@ -92,24 +92,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
   // the chain of its chunks, copies them whole.
   const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
-  int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
-
-  // Where phase 1 is long, the state pass runs alongside it (docs/design.md, "Two phases"): phase 1
-  // leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed below),
-  // and the pass copies each block as soon as it is published. That pays only where phase 1 runs
-  // many rounds of items on the SMs left: L32K-MHA (121 rounds) measured 1855 -> 1522 us with the
-  // 32-channel pass, while S1, S2 (4 rounds instead of 2) and S5 were slower (docs/performance.md,
-  // step 6 of ed1a4a1). Phase 1 is then the longer of the two, so the pass takes 64-channel slices
-  // where it can (half as many CTAs, more SMs for phase 1).
-  constexpr int64_t kOverlapMinRounds = 16;
-  const int64_t items = ws.slots * sh.Hq;
-  const auto overlap_pays = [&](int64_t pass_ctas) {
-    return 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);
-  };
-  bool overlapped = false;
-  if (slice <= 64 && overlap_pays(heads * (kHeadDimV / 64))) slice = 64, overlapped = true;
-  else if (slice == 32 && overlap_pays(heads * (kHeadDimV / 32))) overlapped = true;
-  const int64_t pass_ctas = heads * (kHeadDimV / slice);
+  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
 
   kernels::ChunkFactorsParams f;
   f.seq = sequences_of(a, sh);
@@ -121,6 +104,16 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
   f.packed_triangles = slice != 32;
+  // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
+  // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
+  // below), and the pass copies each block as soon as it is published. That pays only where phase 1
+  // runs many rounds of items on the SMs left: L32K-MHA (121 rounds) measured 1855 -> 1522 us,
+  // while S1, S2 (4 rounds instead of 2) and S5 were slower (docs/performance.md, step 6 of
+  // ed1a4a1). Elsewhere the pass waits for phase 1 to complete.
+  constexpr int64_t kOverlapMinRounds = 16;
+  const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
+  const bool overlapped =
+      slice == 32 && 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);
   f.ctas = int(overlapped ? sms - pass_ctas : sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so

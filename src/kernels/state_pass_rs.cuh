@@ -85,11 +85,8 @@ template <int kConsumers>
 __device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t nchunks,
                                 Smem<kConsumers>& sm) {
   constexpr uint32_t kKendGammaBytes = uint32_t(kKendGammaFloats) * sizeof(float);
-  const ChunkRef first = chunk_ref(sb, s, 0);
-  int64_t known_ready = 0;  // chunks whose factor blocks are published (all, unless overlapped)
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
-    known_ready = wait_until_ready(p, hk, first, c, nchunks, known_ready);
     const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
     if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
     fence_proxy_async();
@@ -270,14 +267,8 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   const SeqBounds sb = work.sb;
   const int64_t nchunks = work.nchunks;
 
-  // Inconsistent cu_seqlens: NaN in every output row and state (documented). Launched behind
-  // phase 1 and running alongside it (p.ready, the host's choice), this CTA cannot wait for phase
-  // 1's fault words, so it checks cu_seqlens itself (N is at most SMs / 4 there) and waits for each
-  // chunk's factor block before its copies (produce_factors).
-  const bool overlapped = p.ready != nullptr;
-  if (overlapped ? cu_seqlens_fault<kThreads>(p.seq) : phase1_fault<kThreads>(p)) {
+  if (phase1_fault<kThreads>(p)) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
     fill_nan<kWidth, kThreads>(p, s, h, v0, work.state_off);
-    if (overlapped) wait_for_prior_grid();  // as at the end
     return;
   }
   if (threadIdx.x == 0) {
@@ -314,17 +305,14 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     const int i = wg - 1;
     consume(p, sb, s, h, v0 + kSliceV * i, work.state_off + int64_t(kSliceV * i) * kK, nchunks, i, sm);
   }
-  // Overlapped, this grid never waited for phase 1 as a whole; it completes only after it, so that
-  // whatever follows the call in the stream (a reuse of the workspace included) runs after both.
-  if (overlapped) wait_for_prior_grid();
 }
 
 }  // namespace gdn2::kernels::state_pass_rs
 
 namespace gdn2::kernels {
 
-// Grid (N x 128 / (64 kConsumers), Hv). A plain launch (launched behind phase 1 it measured 2-3%
-// slower with one consumer: docs/performance.md, 4825f11), except when it runs alongside phase 1.
+// Grid (N x 128 / (64 kConsumers), Hv), plain launch (launched behind phase 1 it measured 2-3%
+// slower with one consumer: docs/performance.md, 4825f11).
 template <int kConsumers>
 int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   using namespace state_pass_rs;
@@ -338,9 +326,6 @@ int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   if (e == 0) e = encode_bf16_tile_map(&q.w_map, p.w, T, cols, cols, kC, kSliceV);
   if (e != 0) return e;
   const dim3 grid(unsigned(p.seq.N) * (kV / (kSliceV * kConsumers)), unsigned(p.Hv));
-  if (p.ready != nullptr)  // alongside phase 1 (docs/design.md, "Two phases")
-    return launch_after_prior_grid(state_pass_kernel_rs<kConsumers>, grid, kWarpgroup * (1 + kConsumers), smem,
-                                   stream, q);
   state_pass_kernel_rs<kConsumers>
       <<<grid, kWarpgroup * (1 + kConsumers), smem, reinterpret_cast<cudaStream_t>(stream)>>>(q);
   return int(cudaGetLastError());

@@ -40,6 +40,34 @@ struct Smem {
   uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
+// The issuer, before the first copy of chunk c of the sequence. Where phase 1 runs at the same time
+// (p.ready; docs/design.md, "Two phases"), it waits until the chunk's factor block is published
+// (ChunkFactorsParams::ready). `known`: the chunks already seen ready. Polls the words of up to
+// 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire fence
+// and one proxy fence then cover every chunk seen ready. Returns the new count of chunks known
+// ready: all of them where phase 1 has completed before this grid read anything of it.
+__device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, int hk, const ChunkRef& first_of_seq,
+                                                    int64_t c, int64_t nchunks, int64_t known) {
+  if (c < known) return known;
+  if (p.ready == nullptr) return nchunks;
+  constexpr int kPoll = 8;
+  const int* ready = p.ready + int64_t(hk) * p.slots + first_of_seq.slot;  // chunk c owns slot first + c
+  for (;;) {
+    int v[kPoll];
+#pragma unroll
+    for (int i = 0; i < kPoll; ++i) v[i] = c + i < nchunks ? load_flag_relaxed(ready + c + i) : 0;
+    int64_t n = 0;
+#pragma unroll
+    for (int i = 0; i < kPoll; ++i) n += (n == i && v[i] != 0) ? 1 : 0;
+    if (n > 0) {
+      fence_acquire_gpu();
+      fence_proxy_async_global();
+      return c + n;
+    }
+    __nanosleep(100);
+  }
+}
+
 // One thread: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
 // a CTA barrier after its last reader).
 template <int kSliceV>

@@ -115,10 +115,9 @@ std::vector<Case> the_matrix() {
                         false, false));                                                       // v64
   m.push_back(make_case("gva2-rand70", offsets_of(random_lengths(70, 1, 90, 107)), 2, 4, false,
                         false, true));                                                        // v128
-  // One long sequence: at least 16 rounds of phase-1 items on the SMs the pass leaves, so the pass
-  // runs alongside phase 1 and waits for each chunk's ready word (src/launch.cu).
+  // One long sequence: at least 16 rounds of phase-1 items on the SMs the 32-channel pass leaves,
+  // so the pass runs alongside phase 1 and waits for each chunk's ready word (src/launch.cu).
   m.push_back(make_case("mha-T4224-overlapped", {0, 4224}, 16, 16, true, true, false));      // v32
-  m.push_back(make_case("mha-T6400-overlapped", {0, 6400}, 16, 16, false, true, true));      // v64
 
   // Out of contract, without validate (validate_values must refuse them).
   // Decreasing offsets and last != T.
@@ -140,8 +139,6 @@ std::vector<Case> the_matrix() {
   // The same, overlapped: the pass checks cu_seqlens itself (last != T).
   m.push_back(make_case("fault-cu-overlapped", {0, 4100}, 16, 16, true, true, false, true,
                         Fault::kCuSeqlens, /*T=*/4224));                                      // v32
-  m.push_back(make_case("fault-cu-overlapped-v64", {0, 6500}, 16, 16, true, true, true, true,
-                        Fault::kCuSeqlens, /*T=*/6400));                                      // v64
   // Out-of-range log decays in sequence 0, key head 0: g NaN, +Inf, -Inf, > 0.
   m.push_back(make_case("fault-g", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay));
   // Non-finite / huge values in sequence 0, key head 0 and value head 0 only: b, q, v, w.
