@@ -40,16 +40,15 @@ struct Smem {
   uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
-// The issuer, before the first copy of chunk c of the sequence. Where phase 1 runs at the same time
-// (p.ready; docs/design.md, "Two phases"), it waits until the chunk's factor block is published
-// (ChunkFactorsParams::ready). `known`: the chunks already seen ready. Polls the words of up to
-// 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire fence
-// and one proxy fence then cover every chunk seen ready. Returns the new count of chunks known
-// ready: all of them where phase 1 has completed before this grid read anything of it.
+// The issuer of an overlapped pass, before the first copy of chunk c of the sequence: phase 1 runs at
+// the same time (docs/design.md, "Two phases"), so it waits until the chunk's factor block is
+// published (ChunkFactorsParams::ready). `known`: the chunks already seen ready. Polls the words of
+// up to 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire
+// fence and one proxy fence then cover every chunk seen ready. Returns the new count of chunks
+// known ready.
 __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, int hk, const ChunkRef& first_of_seq,
                                                     int64_t c, int64_t nchunks, int64_t known) {
   if (c < known) return known;
-  if (p.ready == nullptr) return nchunks;
   constexpr int kPoll = 8;
   const int* ready = p.ready + int64_t(hk) * p.slots + first_of_seq.slot;  // chunk c owns slot first + c
   for (;;) {
@@ -96,7 +95,10 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
 
 __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
 
-template <int kSliceV>
+// kOverlapped: the pass runs alongside phase 1 (p.ready is set; docs/design.md, "Two phases").
+// A separate instantiation, so that the plain pass carries none of its code: with it compiled in
+// as a run-time branch, the plain pass measured 4-5% slower on one 2-3K-token sequence.
+template <int kSliceV, bool kOverlapped>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
   constexpr int kAcc = kSliceV / 2;  // accumulator registers per thread of an m64 x kSliceV product
@@ -166,24 +168,27 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   if (role == kRoleRU && nchunks > 0) load_vw(chunk_ref(sb, s, 0));
 
   // Phase 1's factors and fault words from here on, unless this pass runs alongside it
-  // (p.ready, the host's choice): then phase 1's fault words are not final, so this CTA checks
+  // (kOverlapped): then phase 1's fault words are not final, so this CTA checks
   // cu_seqlens itself (N is at most SMs / 8 there), and it waits for each chunk's factor block
   // instead. Inconsistent offsets: NaN in every output row and state (documented), and no factor
   // block is waited for (a chunk of this sequence may be no item of phase 1).
-  const bool overlapped = p.ready != nullptr;
-  if (!overlapped) wait_for_prior_grid();
-  if (overlapped ? cu_seqlens_fault<kThreads>(p.seq) : phase1_fault<kThreads>(p)) {
+  constexpr bool overlapped = kOverlapped;
+  if constexpr (!overlapped) wait_for_prior_grid();
+  bool fault;
+  if constexpr (overlapped) fault = cu_seqlens_fault<kThreads>(p.seq);
+  else fault = phase1_fault<kThreads>(p);
+  if (fault) {
     fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
-    wait_for_prior_grid();  // as at the end: the call completes with phase 1
+    if constexpr (overlapped) wait_for_prior_grid();  // as at the end: the call completes with phase 1
     return;
   }
   __syncthreads();  // the barriers are initialised
   const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
                                                // global access in flight for its proxy fence to wait on
   const ChunkRef first = chunk_ref(sb, s, 0);
-  int64_t known_ready = 0;  // the issuer's count of chunks whose factor blocks are published
+  int64_t known_ready = 0;  // overlapped: the issuer's count of chunks whose factor blocks are published
   if (issuer && nchunks > 0) {
-    known_ready = wait_until_ready(p, hk, first, 0, nchunks, known_ready);
+    if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, 0, nchunks, known_ready);
     issue_group(kGroupKbQg, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
   }
@@ -229,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
     if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
-      known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
+      if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
       issue_group(kGroupKbQg, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
     }
@@ -277,23 +282,30 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   }
   // Overlapped, this grid has not yet waited for phase 1 as a whole; it completes only after it, so
   // that whatever follows the call in the stream (a reuse of the workspace included) runs after both.
-  if (overlapped) wait_for_prior_grid();
+  if constexpr (overlapped) wait_for_prior_grid();
 }
 
 }  // namespace gdn2::kernels::state_pass
 
 namespace gdn2::kernels {
 
-template <int kSliceV>
-int launch_state_pass_ss(const StatePassParams& p, Stream stream) {
+template <int kSliceV, bool kOverlapped>
+int launch_state_pass_ss_variant(const StatePassParams& p, Stream stream) {
   static_assert(kSliceV == 32, "the SS products are m64 x n32");
   using state_pass::kThreads;
   const int smem = int(sizeof(state_pass::Smem<kSliceV>));
   static std::atomic<uint64_t> smem_set{0};
-  const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kSliceV>, smem, smem_set);
+  const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kSliceV, kOverlapped>, smem, smem_set);
   if (err != 0) return err;
   const dim3 grid(unsigned(p.seq.N) * (kV / kSliceV), unsigned(p.Hv));
-  return launch_after_prior_grid(state_pass::state_pass_kernel<kSliceV>, grid, kThreads, smem, stream, p);
+  return launch_after_prior_grid(state_pass::state_pass_kernel<kSliceV, kOverlapped>, grid, kThreads, smem, stream, p);
+}
+
+// Alongside phase 1 where the host asked for it (p.ready), else behind it.
+template <int kSliceV>
+int launch_state_pass_ss(const StatePassParams& p, Stream stream) {
+  return p.ready != nullptr ? launch_state_pass_ss_variant<kSliceV, true>(p, stream)
+                            : launch_state_pass_ss_variant<kSliceV, false>(p, stream);
 }
 
 }  // namespace gdn2::kernels
