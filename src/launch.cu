@@ -106,11 +106,12 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.packed_triangles = slice != 32;
   // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
   // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
-  // below), and the pass copies each block as soon as it is published. That pays only where phase 1
-  // runs many rounds of items on the SMs left: L32K-MHA (121 rounds) measured 1855 -> 1522 us,
-  // while S1, S2 (4 rounds instead of 2) and S5 were slower (docs/performance.md, step 6 of
-  // ed1a4a1). Elsewhere the pass waits for phase 1 to complete.
-  constexpr int64_t kOverlapMinRounds = 16;
+  // below), and the pass copies each block as soon as it is published. Measured on one sequence of
+  // 16 heads from 4 rounds of items on the SMs left (1024 tokens: 75.0 -> 69.9 us) to 121 rounds
+  // (32K tokens: 1855 -> 1523 us); below that too few items are in flight to pace the pass, and
+  // with more pass CTAs than half the SMs phase 1 would run on too few (docs/performance.md,
+  // 41efb50). Elsewhere the pass waits for phase 1 to complete.
+  constexpr int64_t kOverlapMinRounds = 4;
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
   const bool overlapped =
       slice == 32 && 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);

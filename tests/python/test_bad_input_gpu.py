@@ -383,8 +383,8 @@ def test_out_of_contract_values_are_harmless(change, expect):
 
 
 # One long sequence with 16 key and value heads: the 32-channel state pass runs alongside phase 1
-# there (src/launch.cu: at least 16 rounds of phase-1 items on the SMs the pass leaves, true from
-# 4224 tokens on 114 to 132 SMs) and checks cu_seqlens itself instead of reading phase 1's fault
+# there (src/launch.cu: at least 4 rounds of phase-1 items on the SMs the pass leaves, true from
+# 960 tokens on 114 to 132 SMs) and checks cu_seqlens itself instead of reading phase 1's fault
 # words. An inconsistent last offset must still give NaN everywhere and never leave the pass
 # waiting for a factor block that phase 1 does not compute.
 LONG_T = 4288
