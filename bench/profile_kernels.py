@@ -19,10 +19,19 @@ import gdn2  # noqa: E402
 from gdn2 import testing  # noqa: E402
 
 
+SHORT_NAMES = {
+    "chunk_factors": "chunk_factors",
+    "state_pass_kernel<32, false>": "state_pass_v32",
+    "state_pass_kernel<32, true>": "state_pass_v32_overlapped",  # runs alongside phase 1
+    "state_pass_kernel_rs<1>": "state_pass_v64",
+    "state_pass_kernel_rs<2>": "state_pass_v128",
+}
+
+
 def short_name(name):
-    for short in ("chunk_factors", "state_pass_kernel<32>", "state_pass_kernel_rs<1>", "state_pass_kernel_rs<2>"):
-        if short in name:
-            return {"state_pass_kernel_rs<1>": "state_pass_v64", "state_pass_kernel_rs<2>": "state_pass_v128"}.get(short, short)
+    for pattern, short in SHORT_NAMES.items():
+        if pattern in name:
+            return short
     return name
 
 
