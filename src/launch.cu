@@ -110,11 +110,13 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // 16 heads from 4 rounds of items on the SMs left (1024 tokens: 75.0 -> 69.9 us) to 121 rounds
   // (32K tokens: 1855 -> 1523 us); below that too few items are in flight to pace the pass, and
   // with more pass CTAs than half the SMs phase 1 would run on too few (docs/performance.md,
-  // 41efb50). Elsewhere the pass waits for phase 1 to complete.
+  // 41efb50). One sequence only: there phase 1 runs its static schedule (below); overlapped
+  // passes next to the work counter of several sequences are not tested yet. Elsewhere the pass
+  // waits for phase 1 to complete.
   constexpr int64_t kOverlapMinRounds = 4;
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
-  const bool overlapped =
-      slice == 32 && 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);
+  const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms &&
+                          items >= kOverlapMinRounds * (sms - pass_ctas);
   f.ctas = int(overlapped ? sms - pass_ctas : sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so

@@ -94,7 +94,7 @@ std::vector<Case> the_matrix() {
   std::vector<Case> m;
   // In-contract cases. On 132 SMs (H200; H100: 114-132) state_pass v32 when N * Hv * 4 <= SMs, else v64
   // when N * Hv * 2 <= SMs, else v128 (src/launch.cu). The v32 pass runs alongside phase 1
-  // ("overlapped") where N * Hv * 8 <= SMs and phase 1 has at least 4 rounds of items on the SMs
+  // ("overlapped") where N = 1, Hv * 8 <= SMs and phase 1 has at least 4 rounds of items on the SMs
   // the pass leaves.
   m.push_back(make_case("mha-T1", {0, 1}, 1, 1, false, false, true));                        // v32
   m.push_back(make_case("mha-T1024", {0, 1024}, 16, 16, false, true, false));                // v32 overlapped
