@@ -110,7 +110,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // 16 heads from 4 rounds of items on the SMs left (1024 tokens: 75.0 -> 69.9 us) to 121 rounds
   // (32K tokens: 1855 -> 1523 us); below that too few items are in flight to pace the pass, and
   // with more pass CTAs than half the SMs phase 1 would run on too few (docs/performance.md,
-  // 41efb50). One sequence only: there phase 1 runs its static schedule (below); overlapped
+  // c583a21). One sequence only: there phase 1 runs its static schedule (below); overlapped
   // passes next to the work counter of several sequences are not tested yet. Elsewhere the pass
   // waits for phase 1 to complete.
   constexpr int64_t kOverlapMinRounds = 4;
