@@ -147,9 +147,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.fault_count = int(phase1_grid);
   s.ready = f.ready;
 
-  // What must be zero before phase 1, in one memset: the ready words and (the dynamic schedule) the
-  // work counter, which lie in that order with only the validate_values word between them
-  // (contract.h). Neither: no memset.
+  // What must be zero before phase 1, in one memset: the ready words or (the dynamic schedule) the
+  // work counter. Today never both (only one sequence runs overlapped, and it takes the static
+  // schedule); if both, one range covers them: they lie in that order with only the
+  // validate_values word between them (contract.h). Neither: no memset.
   size_t zero_begin = 0, zero_end = 0;
   if (f.ready != nullptr) zero_begin = ws.ready, zero_end = ws.ready + sizeof(int) * size_t(sh.Hq) * size_t(ws.slots);
   if (dynamic_schedule) {
