@@ -6,6 +6,7 @@ number is host wall time per call, median of 15 repetitions of 100 back-to-back 
   chunk_gdn2(output=...)    the public function writing into a given output
   ops forward               the registered op gdn2::forward, called directly
   ops forward_out           gdn2::forward_out with a preallocated output
+  eager forward(_out)       the same ops through gdn2._eager (what chunk_gdn2 calls where it is built)
   torch.empty / add_ / ...  PyTorch's own calls, for scale (add_ is one kernel launch)
 
 The C++ layers below the op (contract check, the two launches) are timed by the
@@ -60,6 +61,11 @@ def main():
                                                           initial_state=h0, output=out),
         "ops forward": lambda: ops._forward(q, k, v, g, b, w, cu, h0, scale, False, False),
         "ops forward_out": lambda: ops._forward_out(q, k, v, g, b, w, cu, h0, out, None, scale, False),
+        **({} if ops._eager is None else {
+            "eager forward": lambda: ops._eager.forward(q, k, v, g, b, w, cu, h0, scale, False, False),
+            "eager forward_out": lambda: ops._eager.forward_out(q, k, v, g, b, w, cu, h0, out, None, scale,
+                                                                False),
+        }),
         "torch.empty (bf16, 2K)": lambda: torch.empty((16, 1, 128), device="cuda", dtype=torch.bfloat16),
         "x.add_(1)": lambda: x.add_(1),
         "x.zero_()": lambda: x.zero_(),

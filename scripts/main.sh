@@ -12,7 +12,7 @@ source scripts/setup_env.sh
 build=${GDN2_BUILD_DIR:-build}
 configure_args=(-S . -B "$build" -G Ninja -DGDN2_BUILD_TESTS=OFF)
 if [ -n "${GDN2_TORCH_ROOT:-}" ]; then
-  configure_args+=(-DGDN2_BUILD_TORCH=ON -DGDN2_TORCH_ROOT="$GDN2_TORCH_ROOT")
+  configure_args+=(-DGDN2_BUILD_TORCH=ON -DGDN2_TORCH_ROOT="$GDN2_TORCH_ROOT" -DPython3_EXECUTABLE="$(command -v python3)")
 fi
 cmake "${configure_args[@]}" > /dev/null
 cmake --build "$build" -j "$(nproc)" > "$build.main.log" 2>&1 || { tail -40 "$build.main.log"; exit 1; }

@@ -11,7 +11,7 @@ build=${GDN2_BUILD_DIR:-build}
 rm -rf "$build"   # a clean build: the ptxas report covers every kernel
 configure_args=(-S . -B "$build" -G Ninja -DGDN2_BUILD_TESTS=ON)
 if [ -n "${GDN2_TORCH_ROOT:-}" ]; then
-  configure_args+=(-DGDN2_BUILD_TORCH=ON -DGDN2_TORCH_ROOT="$GDN2_TORCH_ROOT")
+  configure_args+=(-DGDN2_BUILD_TORCH=ON -DGDN2_TORCH_ROOT="$GDN2_TORCH_ROOT" -DPython3_EXECUTABLE="$(command -v python3)")
 fi
 cmake "${configure_args[@]}" > "$build.configure.log"
 if ! cmake --build "$build" -j "$(nproc)" > "$build.log" 2>&1; then

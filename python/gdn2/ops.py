@@ -3,7 +3,10 @@
 The ops are defined in C++ (src/bindings/torch_ops.cpp), whose `m.set_python_module("gdn2.ops")`
 names this module as the home of their fake implementations. Every rule of the contract is
 checked in C++ (src/contract.cpp); the wrappers here only pick shapes and defaults, so the
-Python overhead of a call stays at a few attribute reads.
+Python overhead of a call stays at a few attribute reads. Eager calls go through gdn2._eager
+(src/bindings/eager_module.cpp) where it was built: the same ops through the C++ dispatcher,
+without torch.ops' matching of Python arguments against the schema. Under torch.compile, and
+where gdn2._eager is missing, they go through torch.ops.
 """
 
 import os
@@ -22,6 +25,10 @@ torch.ops.load_library(_LIBRARY)
 
 _forward = torch.ops.gdn2.forward.default
 _forward_out = torch.ops.gdn2.forward_out.default
+try:
+    from gdn2 import _eager
+except ImportError:  # not built (no Python headers at build time) or built for another Python
+    _eager = None
 _reference_tokenwise = torch.ops.gdn2.reference_tokenwise.default
 
 
@@ -73,16 +80,17 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     """
     if scale is None:
         scale = q.shape[-1] ** -0.5 if q.dim() > 0 else 1.0
+    eager = _eager is not None and not torch.compiler.is_compiling()
     if output is None and final_state is None:
-        o, ht = _forward(q, k, v, g, b, w, cu_seqlens, initial_state, float(scale),
-                         output_final_state, validate)
+        o, ht = (_eager.forward if eager else _forward)(
+            q, k, v, g, b, w, cu_seqlens, initial_state, float(scale), output_final_state, validate)
         return (o, ht) if output_final_state else o
     if output is None:
         output = _new_output(q, v)
     if final_state is None and output_final_state:
         final_state = _new_final_state(q, v, cu_seqlens)
-    _forward_out(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale),
-                 validate)
+    (_eager.forward_out if eager else _forward_out)(
+        q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale), validate)
     return output if final_state is None else (output, final_state)
 
 

@@ -1,0 +1,56 @@
+// gdn2._eager: the ops of torch_ops.cpp as plain Python functions, for eager calls.
+//
+// Calling a registered op from Python (torch.ops.gdn2.forward) matches every argument against the
+// op's schema and boxes it before the dispatcher runs; for an op of eleven arguments that is a few
+// microseconds of host time per call. These functions take the arguments through pybind11's
+// tensor casters and call the same op through the C++ dispatcher (typed, unboxed), so every
+// dispatch key still applies: CUDA and CPU kernels, fake tensors and Python modes, autograd's
+// fallthrough. python/gdn2/ops.py uses them outside torch.compile (which must see the registered
+// op) and falls back to torch.ops when this module is not built (it needs Python's headers).
+#include <optional>
+#include <tuple>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/Exceptions.h>
+#include <torch/csrc/utils/pybind.h>
+
+namespace {
+
+using Tensor = at::Tensor;
+using OptionalTensor = std::optional<at::Tensor>;
+
+std::tuple<Tensor, Tensor> forward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g,
+                                   const Tensor& b, const Tensor& w, const Tensor& cu_seqlens,
+                                   const OptionalTensor& initial_state, double scale,
+                                   bool output_final_state, bool validate) {
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("gdn2::forward", "")
+                             .typed<std::tuple<Tensor, Tensor>(
+                                 const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                 const Tensor&, const Tensor&, const OptionalTensor&, double, bool, bool)>();
+  // Errors become the Python exceptions that torch.ops raises (ValueError for the contract's).
+  HANDLE_TH_ERRORS
+  return op.call(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate);
+  END_HANDLE_TH_ERRORS_PYBIND
+}
+
+void forward_out(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g, const Tensor& b,
+                 const Tensor& w, const Tensor& cu_seqlens, const OptionalTensor& initial_state,
+                 const Tensor& output, const OptionalTensor& final_state, double scale, bool validate) {
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("gdn2::forward_out", "")
+                             .typed<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                         const Tensor&, const Tensor&, const Tensor&, const OptionalTensor&,
+                                         const Tensor&, const OptionalTensor&, double, bool)>();
+  HANDLE_TH_ERRORS
+  op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate);
+  END_HANDLE_TH_ERRORS_PYBIND
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_eager, m) {
+  m.doc() = "gdn2's registered ops, called through the C++ dispatcher (eager calls; see gdn2.ops)";
+  m.def("forward", &forward);
+  m.def("forward_out", &forward_out);
+}
