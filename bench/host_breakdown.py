@@ -1,8 +1,10 @@
 """Host time of one gdn2 call, split into the layers it passes through (docs/performance.md,
 "The host path"). Tiny problem (T = 16, one head), so the GPU never holds the host back: each
-number is host wall time per call, median of 15 repetitions of 100 back-to-back calls.
+number is host wall time per call, median of 15 repetitions of 100 back-to-back calls, the cases
+taking turns within each repetition.
 
   chunk_gdn2                the public function (allocates the output)
+  chunk_gdn2 via torch.ops  the same with gdn2._eager switched off (where it is built)
   chunk_gdn2(output=...)    the public function writing into a given output
   ops forward               the registered op gdn2::forward, called directly
   ops forward_out           gdn2::forward_out with a preallocated output
@@ -28,17 +30,32 @@ import gdn2  # noqa: E402
 from gdn2 import ops, testing  # noqa: E402
 
 
-def per_call_us(fn, calls=100, reps=15):
-    times = []
+def per_call_us(cases, calls=100, reps=15):
+    """Median host time per call of each case. The cases take turns within each repetition, so
+    that a change of the host's speed during the run (calls on the lent machine measured 14-16 us
+    in some processes and 22-24 us in others) reaches every case alike."""
+    times = {name: [] for name in cases}
     for _ in range(reps):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(calls):
+        for name, fn in cases.items():
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            t1 = time.perf_counter()
+            torch.cuda.synchronize()
+            times[name].append((t1 - t0) / calls * 1e6)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def without_eager(fn):
+    """fn with the public function's eager path switched off (two attribute writes added)."""
+    def run():
+        saved, ops._eager = ops._eager, None
+        try:
             fn()
-        t1 = time.perf_counter()
-        torch.cuda.synchronize()
-        times.append((t1 - t0) / calls * 1e6)
-    return statistics.median(times)
+        finally:
+            ops._eager = saved
+    return run
 
 
 def main():
@@ -62,6 +79,8 @@ def main():
         "ops forward": lambda: ops._forward(q, k, v, g, b, w, cu, h0, scale, False, False),
         "ops forward_out": lambda: ops._forward_out(q, k, v, g, b, w, cu, h0, out, None, scale, False),
         **({} if ops._eager is None else {
+            "chunk_gdn2 via torch.ops": without_eager(
+                lambda: gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu, initial_state=h0)),
             "eager forward": lambda: ops._eager.forward(q, k, v, g, b, w, cu, h0, scale, False, False),
             "eager forward_out": lambda: ops._eager.forward_out(q, k, v, g, b, w, cu, h0, out, None, scale,
                                                                 False),
@@ -75,7 +94,7 @@ def main():
             for _ in range(20):
                 fn()
     torch.cuda.synchronize()
-    results = {name: per_call_us(fn) for name, fn in cases.items()}
+    results = per_call_us(cases)
     for name, us in results.items():
         print(f"{name:26s} {us:7.2f} us/call")
     if args.json:

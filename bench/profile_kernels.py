@@ -21,9 +21,8 @@ from gdn2 import testing  # noqa: E402
 
 SHORT_NAMES = {
     "chunk_factors": "chunk_factors",
-    "state_pass_kernel<1, false>": "state_pass_v32",
-    "state_pass_kernel<1, true>": "state_pass_v32_overlapped",  # runs alongside phase 1
-    "state_pass_kernel<2, true>": "state_pass_v32_pairs",  # two GVA heads per CTA, alongside phase 1
+    "state_pass_kernel<32, false>": "state_pass_v32",
+    "state_pass_kernel<32, true>": "state_pass_v32_overlapped",  # runs alongside phase 1
     "state_pass_kernel_rs<1>": "state_pass_v64",
     "state_pass_kernel_rs<2>": "state_pass_v128",
 }

@@ -1,11 +1,9 @@
-"""GPU time (CUDA-graph replay, median of 20 replays of 5 calls) of one sequence at several lengths:
-where the 32-channel state pass runs alongside phase 1 and where it does not (src/launch.cu).
-Prints one JSON line per length, tagged with the build's name. Sets of shapes:
-  mha    16 heads (MHA) at 1024-16384 tokens, and 12800 tokens of 8 key and 16 value heads
-  gva    16 key and 32 value heads (GVA2) at 1024-32768 tokens, and 8 key and 32 value heads (GVA4):
-         one value head per pass CTA would take 128 SMs (two heads per CTA: 64)
+"""GPU time (CUDA-graph replay, median of 20 replays of 5 calls) of one sequence at several lengths,
+16 heads (MHA) and a GVA2 case: where the 32-channel state pass runs alongside phase 1 and where it
+does not (src/launch.cu). Prints one JSON line per length, tagged with the build's name.
 
-usage: PYTHONPATH=python python3 bench/sequence_lengths.py TAG [mha|gva]   (from the repository root)
+usage: PYTHONPATH=python python3 bench/sequence_lengths.py TAG   (run from the repository root;
+       PYTHONPATH picks the build, e.g. another checkout's python/)
 """
 import json
 import statistics
@@ -14,19 +12,15 @@ from pathlib import Path
 
 import torch
 
+import gdn2  # first: the build on PYTHONPATH, not the one that bench.py puts first
+from gdn2 import testing
+
 sys.path.insert(0, str(Path.cwd() / "bench"))
 import bench  # noqa: E402
-import gdn2  # noqa: E402
-from gdn2 import testing  # noqa: E402
 
-SHAPES = {
-    "mha": [(1024, 16, 16), (2048, 16, 16), (3072, 16, 16), (4288, 16, 16), (8192, 16, 16),
-            (16384, 16, 16), (12800, 8, 16)],
-    "gva": [(1024, 16, 32), (2048, 16, 32), (4096, 16, 32), (8192, 16, 32), (32768, 16, 32),
-            (2048, 8, 32), (8192, 8, 32)],
-}
 tag = sys.argv[1]
-for T, hq, hv in SHAPES[sys.argv[2] if len(sys.argv) > 2 else "mha"]:
+for T, hq, hv in [(1024, 16, 16), (2048, 16, 16), (3072, 16, 16), (4288, 16, 16), (8192, 16, 16),
+                  (16384, 16, 16), (12800, 8, 16)]:
     inp = testing.make_inputs((T,), hq, hv, kind="model", initial_state=False, seed=1, device="cuda",
                               gen_device="cuda")
     fn = lambda: gdn2.chunk_gdn2(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],  # noqa: E731

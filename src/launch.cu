@@ -110,21 +110,13 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // 16 heads from 4 rounds of items on the SMs left (1024 tokens: 75.0 -> 69.9 us) to 121 rounds
   // (32K tokens: 1855 -> 1523 us); below that too few items are in flight to pace the pass, and
   // with more pass CTAs than half the SMs phase 1 would run on too few (docs/performance.md,
-  // c583a21). Where one head per CTA would take more than half the SMs, a GVA group of an even
-  // number of value heads can run two heads per CTA (half the CTAs; products twice as wide, one
-  // copy of each factor block for both). One sequence only: there phase 1 runs its static schedule
-  // (below); overlapped passes next to the work counter of several sequences are not tested yet.
-  // Elsewhere the pass waits for phase 1 to complete.
+  // c583a21). One sequence only: there phase 1 runs its static schedule (below); overlapped
+  // passes next to the work counter of several sequences are not tested yet. Elsewhere the pass
+  // waits for phase 1 to complete.
   constexpr int64_t kOverlapMinRounds = 4;
-  const int64_t items = ws.slots * sh.Hq;
-  const auto can_overlap = [&](int64_t pass_ctas) {
-    return sh.N == 1 && 2 * pass_ctas <= sms && items >= kOverlapMinRounds * (sms - pass_ctas);
-  };
-  const int64_t one_head_ctas = heads * (kHeadDimV / 32), two_head_ctas = one_head_ctas / 2;
-  const bool overlapped_one_head = slice == 32 && can_overlap(one_head_ctas);
-  const bool head_pairs = !overlapped_one_head && (sh.Hv / sh.Hq) % 2 == 0 && can_overlap(two_head_ctas);
-  const bool overlapped = overlapped_one_head || head_pairs;
-  const int64_t pass_ctas = head_pairs ? two_head_ctas : one_head_ctas;
+  const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
+  const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms &&
+                          items >= kOverlapMinRounds * (sms - pass_ctas);
   f.ctas = int(overlapped ? sms - pass_ctas : sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so
@@ -156,7 +148,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.ready = f.ready;
 
   // What must be zero before phase 1: the ready words (overlapped: one sequence) or the work
-  // counter (the dynamic schedule: several sequences), each by one memset; today never both.
+  // counter (the dynamic schedule: several sequences), each by its own memset; today never both.
   // Neither: no memset.
   const cudaStream_t cs = reinterpret_cast<cudaStream_t>(stream);
   int err = 0;
@@ -164,8 +156,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   if (err == 0 && f.work_counter != nullptr) err = int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t), cs));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
-    err = head_pairs    ? kernels::launch_state_pass_v32_pairs(s, stream)
-          : slice == 32 ? kernels::launch_state_pass_v32(s, stream)
+    err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)
           : slice == 64 ? kernels::launch_state_pass_v64(s, stream)
                         : kernels::launch_state_pass_v128(s, stream);
   }

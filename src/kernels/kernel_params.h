@@ -131,7 +131,7 @@ struct StatePassParams {
   const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
-  const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel passes only)
+  const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel pass only)
   // v and w as 2-D tensors [T][Hv V] for TMA copies of 64 tokens x 64 channels with the 128-byte
   // swizzle (state_pass_rs.cuh; filled by the launch of those kernels only).
   TensorMap v_map, w_map;
@@ -157,7 +157,6 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
 // registers as the A operand (state_pass_rs.cuh) with 64 (state_pass_v64.cu) or 128 value channels
 // per CTA (state_pass_v128.cu).
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
-int launch_state_pass_v32_pairs(const StatePassParams& p, Stream stream);  // Hv / Hq even, p.ready set
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);

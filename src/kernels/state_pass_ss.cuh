@@ -1,12 +1,10 @@
-// Phase 2 for 32-channel value slices (state_pass_v32.cu, state_pass_v32_pairs.cu): the sequential
-// pass over the chunks of one sequence (docs/algorithm.md, value side):
+// Phase 2 for 32-channel value slices (state_pass_v32.cu): the sequential pass over the chunks of
+// one sequence (docs/algorithm.md, value side):
 //   R = w*v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma * S0 + Kend^T U.
-// Value channels evolve independently, so one CTA owns a slice of 32 value channels of kHeads
-// value heads of one sequence: one head, or (kHeads = 2) two heads of one GVA group, which share
-// the key head's factors, so that one copy of each factor block serves both. The slices of a head
-// run on different SMs with no communication.
+// Value channels evolve independently, so one CTA owns a slice of kSliceV value channels of one
+// (sequence, value head): the slices of a head run on different SMs with no communication.
 //
-// Every product is one warpgroup's wgmma (m64 x 32 kHeads, TF32) on operands in shared memory
+// Every product is one warpgroup's wgmma (m64 x kSliceV, TF32) on operands in shared memory
 // (wgmma.cuh): the factor block arrives there by bulk copies (A operands, their k index permuted:
 // kernel_params.h, factor_offset); S, R and U are stored there, with the same permutation of their
 // k index, by the warpgroup that forms them. Four warpgroups, each with one role:
@@ -33,33 +31,25 @@ __host__ __device__ constexpr int group_end(int grp) {
   return grp == kGroupKbQg ? factor_block::kT : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
 }
 
-constexpr int kSliceV = 32;                // value channels of each head in a CTA
-constexpr int kHeadTiles = kSliceV / 8;    // n8 tiles of a product per head
-// Offsets of n8 tile j of a CTA's products (head j / kHeadTiles, channels 8 (j % kHeadTiles) on from
-// the slice's first): in a [T][Hv][V] tensor from its first channel, in the [N][Hv][V][K] state from
-// its first row.
-__device__ __forceinline__ constexpr int tile_value_offset(int j) { return (j / kHeadTiles) * kV + 8 * (j % kHeadTiles); }
-__device__ __forceinline__ constexpr int tile_state_offset(int j) { return tile_value_offset(j) * kK; }
-
-template <int kWidth>
+template <int kSliceV>
 struct Smem {
   float factors[factor_block::kFloats];
-  float st[kWidth * kK];     // S  [K][kWidth]  (8 k-pairs per n8 tile)
-  float rt[kWidth * kC];     // R  [64][kWidth] (4 k-pairs per n8 tile)
-  float ut[kWidth * kC];     // U  [64][kWidth]
+  float st[kSliceV * kK];     // S  [K][kSliceV]  (8 k-pairs per n8 tile)
+  float rt[kSliceV * kC];     // R  [64][kSliceV] (4 k-pairs per n8 tile)
+  float ut[kSliceV * kC];     // U  [64][kSliceV]
   uint64_t full[kGroups];     // one barrier per factor group, one phase per chunk
 };
 
 // The issuer of an overlapped pass, before the first copy of chunk c of the sequence: phase 1 runs at
 // the same time (docs/design.md, "Two phases"), so it waits until the chunk's factor block is
 // published (ChunkFactorsParams::ready). `known`: the chunks already seen ready. Polls the words of
-// up to kPoll chunks at once (relaxed loads, in flight together), sleeping between rounds; one
-// acquire fence and one proxy fence then cover every chunk seen ready. Returns the new count of
-// chunks known ready.
-template <int kPoll>
+// up to 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire
+// fence and one proxy fence then cover every chunk seen ready. Returns the new count of chunks
+// known ready.
 __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, int hk, const ChunkRef& first_of_seq,
                                                     int64_t c, int64_t nchunks, int64_t known) {
   if (c < known) return known;
+  constexpr int kPoll = 8;
   const int* ready = p.ready + int64_t(hk) * p.slots + first_of_seq.slot;  // chunk c owns slot first + c
   for (;;) {
     int v[kPoll];
@@ -79,23 +69,23 @@ __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, in
 
 // One thread: the bulk copy of one factor group of chunk `ch` (the caller has made the buffer free:
 // a CTA barrier after its last reader).
-template <int kWidth>
+template <int kSliceV>
 __device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, int hk, const ChunkRef& ch,
-                                            Smem<kWidth>& sm) {
+                                            Smem<kSliceV>& sm) {
   const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
   fence_proxy_async();
   bulk_load(sm.factors + group_begin(grp), block + group_begin(grp),
             uint32_t(group_end(grp) - group_begin(grp)) * uint32_t(sizeof(float)), &sm.full[grp]);
 }
 
-// This thread's accumulator elements of an m64 x kWidth product, rows row0 + 16 w + g (+ 8), stored
+// This thread's accumulator elements of an m64 x kSliceV product, rows row0 + 16 w + g (+ 8), stored
 // as TF32 into a B operand with K = kRows (the product's row is the B operand's k, permuted as the
 // factors' k: factor_offset).
-template <int kWidth, int kRows>
-__device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float (&acc)[kWidth / 2]) {
+template <int kSliceV, int kRows>
+__device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float (&acc)[kSliceV / 2]) {
   const int lane = threadIdx.x & 31, k = row0 + 16 * ((threadIdx.x / 32) % 4) + (lane >> 2);
 #pragma unroll
-  for (int j = 0; j < kWidth / 8; ++j)
+  for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
     for (int h = 0; h < 2; ++h)
 #pragma unroll
@@ -108,17 +98,12 @@ __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128
 // kOverlapped: the pass runs alongside phase 1 (p.ready is set; docs/design.md, "Two phases").
 // A separate instantiation, so that the plain pass carries none of its code: with it compiled in
 // as a run-time branch, the plain pass measured 4-5% slower on one 2-3K-token sequence.
-template <int kHeads, bool kOverlapped>
+template <int kSliceV, bool kOverlapped>
 __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePassParams p) {
   constexpr int kSlices = kV / kSliceV;
-  constexpr int kWidth = kSliceV * kHeads;  // the products' n: every head's slice side by side
-  constexpr int kTiles = kWidth / 8;
-  constexpr int kAcc = kWidth / 2;  // accumulator registers per thread of an m64 x kWidth product
-  // Overlapped: ready words polled at once. Four with two heads, whose state and accumulators leave
-  // no registers for eight (ptxas: 28 bytes spilled).
-  constexpr int kPoll = kHeads == 1 ? 8 : 4;
+  constexpr int kAcc = kSliceV / 2;  // accumulator registers per thread of an m64 x kSliceV product
   extern __shared__ float4 smem_raw[];
-  Smem<kWidth>& sm = *reinterpret_cast<Smem<kWidth>*>(smem_raw);
+  Smem<kSliceV>& sm = *reinterpret_cast<Smem<kSliceV>*>(smem_raw);
   const float* kb = sm.factors + factor_block::kKb;
   const float* tinv = sm.factors + factor_block::kT;
   const float* qg = sm.factors + factor_block::kQg;
@@ -126,7 +111,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const float* kend_t = sm.factors + factor_block::kKendT;
   const float* gamma = sm.factors + factor_block::kGamma;
   const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
-  const int h = blockIdx.y * kHeads, hk = h / (p.Hv / p.Hq);  // the first head; all in hk's group
+  const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
   const int v0 = slice * kSliceV;
   const int wg = threadIdx.x / 128, lane = threadIdx.x & 31;
   const int role = wg < kRoleState ? wg : kRoleState;
@@ -148,35 +133,35 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 
   // What reads only the caller's inputs runs while phase 1 may still be running (the kernel is
   // launched behind it: launch_after_prior_grid): the initial state and the first chunk's v, w.
-  // State role: key channels krow (+ 8) of this warpgroup's half, columns 8 j + acol (+ 1) of the
-  // products (tile_state_offset). Global layout [V][K]: element (n, c) at n * K + c.
+  // State role: key channels krow (+ 8) of this warpgroup's half, value channels 8 j + acol (+ 1).
+  // Global layout [V][K]: element (n, c) at n * K + c.
   const int krow = 64 * (wg - kRoleState) + arow;
   float state[kAcc];
   if (role == kRoleState) {
     const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
 #pragma unroll
-    for (int j = 0; j < kTiles; ++j)
+    for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
         for (int e = 0; e < 2; ++e)
-          state[4 * j + 2 * hh + e] = h0 ? h0[tile_state_offset(j) + (acol + e) * kK + krow + 8 * hh] : 0.f;
-    store_acc_as_b<kWidth, kK>(sm.st, 64 * (wg - kRoleState), state);
+          state[4 * j + 2 * hh + e] = h0 ? h0[(8 * j + acol + e) * kK + krow + 8 * hh] : 0.f;
+    store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
     fence_proxy_async();
   }
 
   // RU role: v and w at this thread's accumulator positions, one chunk ahead.
   const int64_t vw_col = int64_t(h) * kV + v0 + acol;
-  uint32_t vraw[kTiles][2], wraw[kTiles][2];
+  uint32_t vraw[kSliceV / 8][2], wraw[kSliceV / 8][2];
   auto load_vw = [&](const ChunkRef& ch) {
 #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
       const int row = arow + 8 * hh;
       const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
-      for (int j = 0; j < kTiles; ++j) {
-        vraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.v + off + tile_value_offset(j)) : 0u;
-        wraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.w + off + tile_value_offset(j)) : 0u;
+      for (int j = 0; j < kSliceV / 8; ++j) {
+        vraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.v + off + 8 * j) : 0u;
+        wraw[j][hh] = row < ch.len ? *reinterpret_cast<const uint32_t*>(p.w + off + 8 * j) : 0u;
       }
     }
   };
@@ -193,8 +178,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   if constexpr (overlapped) fault = cu_seqlens_fault<kThreads>(p.seq);
   else fault = phase1_fault<kThreads>(p);
   if (fault) {
-#pragma unroll
-    for (int i = 0; i < kHeads; ++i) fill_nan<kSliceV, kThreads>(p, s, h + i, v0, state_off + int64_t(i) * kV * kK);
+    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
     if constexpr (overlapped) wait_for_prior_grid();  // as at the end: the call completes with phase 1
     return;
   }
@@ -204,7 +188,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const ChunkRef first = chunk_ref(sb, s, 0);
   int64_t known_ready = 0;  // overlapped: the issuer's count of chunks whose factor blocks are published
   if (issuer && nchunks > 0) {
-    if constexpr (overlapped) known_ready = wait_until_ready<kPoll>(p, hk, first, 0, nchunks, known_ready);
+    if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, 0, nchunks, known_ready);
     issue_group(kGroupKbQg, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
   }
@@ -220,7 +204,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     if (role == kRoleRU) {
       // R = w*v - Kb S (w*v is zero past the chunk's end), stored for U = T R
 #pragma unroll
-      for (int j = 0; j < kTiles; ++j)
+      for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           acc[4 * j + 2 * hh] = bf16_to_float(uint16_t(vraw[j][hh] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][hh] & 0xffffu));
@@ -228,14 +212,14 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
         }
       mbarrier_wait(&sm.full[kGroupKbQg], parity);
       wgmma_product_ss<-1, kK, kK, kK / 8>(acc, kb, sm.st);
-      store_acc_as_b<kWidth, kC>(sm.rt, 0, acc);
+      store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
       fence_proxy_async();
       sync_warpgroup();  // R is complete
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupT], parity);
       wgmma_product_ss<1, kC, kC, kC / 8>(acc, tinv, sm.rt);
-      store_acc_as_b<kWidth, kC>(sm.ut, 0, acc);
+      store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
       // The next chunk's v and w only now: the proxy fences above wait for this thread's
       // outstanding memory accesses, loads included.
@@ -250,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
     if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
-      if constexpr (overlapped) known_ready = wait_until_ready<kPoll>(p, hk, first, c + 1, nchunks, known_ready);
+      if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
       issue_group(kGroupKbQg, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
     }
@@ -263,10 +247,10 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
         if (row < ch.len) {
           const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
-          for (int j = 0; j < kTiles; ++j) {
+          for (int j = 0; j < kSliceV / 8; ++j) {
             const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh])) |
                                     (uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh + 1])) << 16);
-            *reinterpret_cast<uint32_t*>(p.out + off + tile_value_offset(j)) = packed;
+            *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) = packed;
           }
         }
       }
@@ -277,25 +261,24 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       wgmma_product_ss<1, kC, kC, kC / 8>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
       const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
 #pragma unroll
-      for (int j = 0; j < kTiles; ++j) {
+      for (int j = 0; j < kSliceV / 8; ++j) {
         state[4 * j] = gamma_lo * state[4 * j] + acc[4 * j];
         state[4 * j + 1] = gamma_lo * state[4 * j + 1] + acc[4 * j + 1];
         state[4 * j + 2] = gamma_hi * state[4 * j + 2] + acc[4 * j + 2];
         state[4 * j + 3] = gamma_hi * state[4 * j + 3] + acc[4 * j + 3];
       }
-      store_acc_as_b<kWidth, kK>(sm.st, 64 * (wg - kRoleState), state);
+      store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
       fence_proxy_async();
     }
   }
   if (role == kRoleState && p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
 #pragma unroll
-    for (int j = 0; j < kTiles; ++j)
+    for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
-        for (int e = 0; e < 2; ++e)
-          hn[tile_state_offset(j) + (acol + e) * kK + krow + 8 * hh] = state[4 * j + 2 * hh + e];
+        for (int e = 0; e < 2; ++e) hn[(8 * j + acol + e) * kK + krow + 8 * hh] = state[4 * j + 2 * hh + e];
   }
   // Overlapped, this grid has not yet waited for phase 1 as a whole; it completes only after it, so
   // that whatever follows the call in the stream (a reuse of the workspace included) runs after both.
@@ -306,15 +289,23 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 
 namespace gdn2::kernels {
 
-template <int kHeads, bool kOverlapped>
+template <int kSliceV, bool kOverlapped>
 int launch_state_pass_ss_variant(const StatePassParams& p, Stream stream) {
+  static_assert(kSliceV == 32, "the SS products are m64 x n32");
   using state_pass::kThreads;
-  const int smem = int(sizeof(state_pass::Smem<state_pass::kSliceV * kHeads>));
+  const int smem = int(sizeof(state_pass::Smem<kSliceV>));
   static std::atomic<uint64_t> smem_set{0};
-  const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kHeads, kOverlapped>, smem, smem_set);
+  const int err = allow_dynamic_smem(state_pass::state_pass_kernel<kSliceV, kOverlapped>, smem, smem_set);
   if (err != 0) return err;
-  const dim3 grid(unsigned(p.seq.N) * (kV / state_pass::kSliceV), unsigned(p.Hv / kHeads));
-  return launch_after_prior_grid(state_pass::state_pass_kernel<kHeads, kOverlapped>, grid, kThreads, smem, stream, p);
+  const dim3 grid(unsigned(p.seq.N) * (kV / kSliceV), unsigned(p.Hv));
+  return launch_after_prior_grid(state_pass::state_pass_kernel<kSliceV, kOverlapped>, grid, kThreads, smem, stream, p);
+}
+
+// Alongside phase 1 where the host asked for it (p.ready), else behind it.
+template <int kSliceV>
+int launch_state_pass_ss(const StatePassParams& p, Stream stream) {
+  return p.ready != nullptr ? launch_state_pass_ss_variant<kSliceV, true>(p, stream)
+                            : launch_state_pass_ss_variant<kSliceV, false>(p, stream);
 }
 
 }  // namespace gdn2::kernels

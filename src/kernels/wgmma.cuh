@@ -41,42 +41,28 @@ __device__ __forceinline__ void fence_operands(uint32_t (&x)[kN]) {
   for (int i = 0; i < kN; ++i) asm volatile("" : "+r"(x[i])::"memory");
 }
 
-// d (m64 x kN) += kScaleA * A (64 x 8) * B (8 x kN), both K-major in shared memory.
-template <int kN, int kScaleA>
-__device__ __forceinline__ void wgmma_tf32_ss(float (&d)[kN / 2], uint64_t a, uint64_t b) {
-  static_assert(kN == 32 || kN == 64, "the shared-memory products are 32 or 64 wide");
+// d (m64 x n32) += kScaleA * A (64 x 8) * B (8 x 32), both K-major in shared memory.
+template <int kScaleA>
+__device__ __forceinline__ void wgmma_tf32_ss(float (&d)[16], uint64_t a, uint64_t b) {
   static_assert(kScaleA == 1 || kScaleA == -1, "wgmma scales A by +1 or -1");
-  if constexpr (kN == 32) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, p, %19, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "l"(a), "l"(b), "r"(1), "n"(kScaleA));
-  } else {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, %35, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "l"(a), "l"(b), "r"(1), "n"(kScaleA));
-  }
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, p, %19, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "l"(a), "l"(b), "r"(1), "n"(kScaleA));
 }
 
-// acc += kScaleA * A * B over k-steps 0 .. kSteps - 1: A [64][KA] at `a`, B [2 kAcc][KB] at `b` (both
+// acc += kScaleA * A * B over k-steps 0 .. kSteps - 1: A [64][KA] at `a`, B [32][KB] at `b` (both
 // K-major), then waits for the products. The caller has fenced its own shared-memory writes to A
 // and B (fence_proxy_async) and synchronised with the other writers.
-template <int kScaleA, int KA, int KB, int kSteps, int kAcc>
-__device__ __forceinline__ void wgmma_product_ss(float (&acc)[kAcc], const float* a, const float* b) {
+template <int kScaleA, int KA, int KB, int kSteps>
+__device__ __forceinline__ void wgmma_product_ss(float (&acc)[16], const float* a, const float* b) {
   fence_operands(acc);
   wgmma_fence();
 #pragma unroll
-  for (int s = 0; s < kSteps; ++s) wgmma_tf32_ss<2 * kAcc, kScaleA>(acc, kmajor_desc<KA>(a, s), kmajor_desc<KB>(b, s));
+  for (int s = 0; s < kSteps; ++s) wgmma_tf32_ss<kScaleA>(acc, kmajor_desc<KA>(a, s), kmajor_desc<KB>(b, s));
   wgmma_commit();
   wgmma_wait<0>();
   fence_operands(acc);

@@ -65,7 +65,7 @@ def row_specs():
     packed20 = CANONICAL_ROWS[2].lengths  # 20 sequences, 4096 tokens, tails of every kind
     assert len(packed20) == 20 and sum(packed20) == 4096
     # On 132 SMs (H200): state_pass v32 when N * Hv * 4 <= 132, else v64 when N * Hv * 2 <= 132, else
-    # v128 (src/launch.cu): the column below. "pairs": two value heads per v32 CTA.
+    # v128 (src/launch.cu): the column below.
     return [
         #    name               lengths                        hq  hv  h0     ht     cu64   w   seed
         Spec("T1-MHA", (1,), 16, 16, False, False, False, 20, 501),               # v32
@@ -77,7 +77,6 @@ def row_specs():
         Spec("T1024-MHA", (1024,), 16, 16, True, True, True, 10, 506),           # v32
         Spec("N3-T4096-GVA2", (1000, 2000, 1096), 8, 16, False, False, False, 5, 507),  # v64
         Spec("T32K-MHA", (32768,), 16, 16, False, True, True, 1, 508),           # v32, overlapped
-        Spec("T4096-GVA2", (4096,), 16, 32, True, True, False, 5, 514),          # v32 pairs, overlapped
         Spec("N20-packed-GVA4", packed20, 4, 16, True, False, False, 5, 509),    # v128
         Spec("N16-rand-GVA2", random_lengths(16, 1, 300, seed=510), 2, 4, True, True, True, 10,
              510),                                                                 # v64
