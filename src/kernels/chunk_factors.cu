@@ -710,6 +710,10 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
 // item blockIdx.x, then the next ones (advance_schedule); each item's inputs are loaded into
 // registers while the previous item is finished (and on the static schedule sent to L2 before).
+// kPublish: a state pass runs alongside (p.ready is set), so each factor block is published. A
+// separate instantiation: compiled in as a run-time branch, the publication changed the schedule
+// of the whole kernel (docs/performance.md, 69f31c9).
+template <bool kPublish>
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
@@ -741,12 +745,13 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
       __syncthreads();
       in = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
     }
-    const bool published = chunk.valid && p.ready != nullptr;
+    const bool published = kPublish && chunk.valid;
     item = next_item(sm, ordinal);
     chunk = next_chunk(sm, ordinal);
     __syncthreads();  // sm.ahead and the staged chunk are rewritten in the next iteration
     // Every thread's stores of the factor block precede the barrier above.
-    if (published && threadIdx.x == 0) store_flag_release(p.ready + int64_t(hk) * p.slots + slot, 1);
+    if constexpr (kPublish)
+      if (published && threadIdx.x == 0) store_flag_release(p.ready + int64_t(hk) * p.slots + slot, 1);
     GDN2_TIMELINE_MARK(6, ordinal);
     ++ordinal;
   }
@@ -765,15 +770,23 @@ int read_phase1_timeline(long long* marks, int* items) {
 }
 #endif
 
-int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
+namespace {
+template <bool kPublish>
+int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   const int smem = int(sizeof(Smem));
   static std::atomic<uint64_t> smem_set{0};
-  const int err = allow_dynamic_smem(chunk_factors_kernel, smem, smem_set);
+  const int err = allow_dynamic_smem(chunk_factors_kernel<kPublish>, smem, smem_set);
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
-  chunk_factors_kernel<<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  chunk_factors_kernel<kPublish><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
+}
+}  // namespace
+
+int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
+  return p.ready != nullptr ? launch_chunk_factors_variant<true>(p, stream)
+                            : launch_chunk_factors_variant<false>(p, stream);
 }
 
 }  // namespace gdn2::kernels
