@@ -20,8 +20,10 @@ from gdn2 import testing  # noqa: E402
 
 
 SHORT_NAMES = {
-    "chunk_factors_kernel<false>": "chunk_factors",
-    "chunk_factors_kernel<true>": "chunk_factors_published",  # alongside the 32-channel pass
+    # chunk_factors_kernel<FactorFormat, publish>, the enum demangled as "(...FactorFormat)0"
+    "FactorFormat)0, false>": "chunk_factors_tf32",
+    "FactorFormat)0, true>": "chunk_factors_tf32_published",  # alongside the 32-channel pass
+    "FactorFormat)1, false>": "chunk_factors_fp16",  # for the register-state passes
     "state_pass_kernel<32, false>": "state_pass_v32",
     "state_pass_kernel<32, true>": "state_pass_v32_overlapped",  # runs alongside phase 1
     "state_pass_kernel_rs<1>": "state_pass_v64",
@@ -58,7 +60,7 @@ def kernel_times_us(fn, calls):
     # Per call: chunk_factors, then the state pass; the part of the state pass after phase 1 ends.
     after, last_factors_end = 0.0, None
     for start, end, name in sorted(spans):
-        if name == "chunk_factors":
+        if name.startswith("chunk_factors"):
             last_factors_end = end
         elif name.startswith("state_pass") and last_factors_end is not None:
             after += end - max(start, last_factors_end)

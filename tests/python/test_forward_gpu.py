@@ -210,6 +210,29 @@ def test_erase_gate_extremes(b_value, kind, lengths):
     run_case(lengths, 16, 16, initial=True, final=True, kind=kind, b_value=b_value, seed=6)
 
 
+# Magnitudes far from 1 and far apart: q x 2^-20, and each value channel (v and the initial state's
+# rows) scaled by its own power of two from 2^-24 to 2^24. Value channels evolve independently, so
+# each is checked on its own, against its own norm: a pass that lost the small channels next to
+# the large ones (the fp16 operands of the register-state passes carry one scale per value
+# channel; docs/algorithm.md, "Precision") fails here. T1024 runs the 32-channel pass, T65+63+1
+# the 64-channel one, 1x40 the 128-channel one (src/launch.cu).
+@pytest.mark.parametrize("lengths", [(1024,), (65, 63, 1), (1,) * 40], ids=["T1024", "T65+63+1", "1x40"])
+def test_far_magnitudes_per_value_channel(lengths):
+    inp = make_inputs(lengths, 16, 16, kind="model", initial_state=True, seed=12, device="cuda",
+                      gen_device="cuda")
+    channel = torch.pow(2.0, torch.arange(D, device="cuda").remainder(49).float() - 24.0)  # 2^-24 .. 2^24
+    inp["q"] = (inp["q"].float() * 2.0 ** -20).to(torch.bfloat16)
+    inp["v"] = (inp["v"].float() * channel).to(torch.bfloat16)
+    inp["initial_state"] = inp["initial_state"] * channel[:, None]
+    o, ht = call(inp, output_final_state=True)
+    ref_o, ref_ht = reference(inp)
+    for c in range(D):
+        err_o = norm_rel_error(o[..., c], ref_o[..., c])
+        err_s = norm_rel_error(ht[:, :, c, :], ref_ht[:, :, c, :])
+        assert err_o <= OUT_TOL, f"value channel {c} (x {channel[c].item():g}): output error {err_o:.3e}"
+        assert err_s <= STATE_TOL, f"value channel {c} (x {channel[c].item():g}): final state error {err_s:.3e}"
+
+
 @pytest.mark.parametrize("row", CANONICAL_ROWS, ids=[r.name for r in CANONICAL_ROWS])
 def test_canonical_rows(row):
     """The benchmark's exact inputs: accurate, and bitwise repeatable."""
