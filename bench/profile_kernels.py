@@ -20,10 +20,8 @@ from gdn2 import testing  # noqa: E402
 
 
 SHORT_NAMES = {
-    # chunk_factors_kernel<FactorFormat, publish>, the enum demangled as "(...FactorFormat)0"
-    "FactorFormat)0, false>": "chunk_factors_tf32",
-    "FactorFormat)0, true>": "chunk_factors_tf32_published",  # alongside the 32-channel pass
-    "FactorFormat)1, false>": "chunk_factors_fp16",  # for the register-state passes
+    "chunk_factors_kernel<false>": "chunk_factors",
+    "chunk_factors_kernel<true>": "chunk_factors_published",  # alongside the 32-channel pass
     "state_pass_kernel<32, false>": "state_pass_v32",
     "state_pass_kernel<32, true>": "state_pass_v32_overlapped",  # runs alongside phase 1
     "state_pass_kernel_rs<1>": "state_pass_v64",

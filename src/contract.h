@@ -20,7 +20,7 @@ ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward pas
 
 // The workspace holds the key-side chunk factors of docs/algorithm.md, one block of
 // kernels::factor_block::kFloats fp32 values per (key head, chunk slot) -- src/kernels/kernel_params.h
-// gives its layout; the smaller factor_block16 blocks use the same room -- and int32 flag words (validate_values, and phase 1's verdicts on cu_seqlens).
+// gives its layout -- and int32 flag words (validate_values, and phase 1's verdicts on cu_seqlens).
 // slots = floor(T / 64) + N + 1 (see "Sequences, chunks and the workspace").
 inline constexpr size_t kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
 struct WorkspaceLayout {
@@ -29,8 +29,6 @@ struct WorkspaceLayout {
   size_t total_bytes = 0;
 };
 
-static_assert(kernels::factor_block16::kBytes <= kernels::factor_block::kFloats * int(sizeof(float)),
-              "an fp16 factor block fits in the room of a TF32 one");
 inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   auto align = [](size_t x) { return (x + 255) & ~size_t(255); };
   WorkspaceLayout w;

@@ -88,9 +88,9 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
   // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
   // are copied and read once for the whole head, and there are half as many waves. The
-  // register-state passes (64 and 128 channels) run fp16 products and read factor_block16 (fp16
-  // with power-of-two scales, T and M packed: kernel_params.h), 46% of the bytes of the TF32 block
-  // that the 32-channel pass reads (its products are on shared-memory operands, in TF32).
+  // register-state passes (64 and 128 channels) read T and M packed (kernel_params.h,
+  // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
+  // the chain of its chunks, copies them whole.
   const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
   const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
 
@@ -102,8 +102,8 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.k = static_cast<const uint16_t*>(a.k.data);
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
-  f.factors = at<char>(a.workspace, ws.factors);
-  f.format = slice == 32 ? kernels::FactorFormat::kTf32 : kernels::FactorFormat::kFp16;
+  f.factors = at<float>(a.workspace, ws.factors);
+  f.packed_triangles = slice != 32;
   // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
   // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
   // below), and the pass copies each block as soon as it is published. Measured on one sequence of

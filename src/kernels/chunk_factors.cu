@@ -32,10 +32,6 @@ struct Smem {
     int64_t item, t0;
     int len, valid;
   } ahead[2];
-  // factor_block16 only: each warp's largest magnitude of each token's Qg or Kb (one entry per
-  // role, 16-row step, warp of the role and row), and the down scales of the rows of T and M.
-  float row_part[2][kC / kBlock][kK / 32][kBlock];
-  float row_down[2][kC];
 };
 
 // Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
@@ -137,7 +133,7 @@ __device__ __forceinline__ void prefetch_chunk(const ChunkFactorsParams& p, int 
 
 // q, k, b*k and the decay factors into shared memory (fp32), and the partial log sums for gamma.
 // A, M and T are never zeroed: every 16 x 16 block on or below the diagonal is written whole, and
-// no one reads the blocks above it (store_square, triangle_row_scales and store_triangles16 skip them).
+// no one reads the blocks above it (store_square and store_triangle skip them).
 __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   const int tid = threadIdx.x;
   const uint4 (&qv)[kVecPasses] = in.q;
@@ -250,149 +246,6 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
 #pragma unroll
     for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
     block[factor_block::kGamma + c] = exp2f(log2_total);
-  }
-}
-
-// The largest magnitude over the 32 lanes of a warp of each of 16 rows (x: this lane's values of
-// rows 0..15): a reduce-scatter (16 shuffles in all), after which lane l holds row (l >> 1) % 16's.
-// fmaxf drops a NaN against a number (a NaN factor stays NaN when scaled, whatever the scale).
-template <int kHalf>
-__device__ __forceinline__ void row_max_level(float (&a)[kBlock], int lane) {  // lane bit 2 kHalf: keep the upper half
-  const bool upper = (lane & (2 * kHalf)) != 0;
-#pragma unroll
-  for (int j = 0; j < kHalf; ++j) {
-    const float keep = upper ? a[kHalf + j] : a[j], give = upper ? a[j] : a[kHalf + j];
-    a[j] = fmaxf(keep, __shfl_xor_sync(0xffffffffu, give, 2 * kHalf));
-  }
-}
-__device__ __forceinline__ float warp_row_max16(const float (&x)[kBlock], int lane) {
-  float a[kBlock];
-#pragma unroll
-  for (int i = 0; i < kBlock; ++i) a[i] = fabsf(x[i]);
-  row_max_level<8>(a, lane);
-  row_max_level<4>(a, lane);
-  row_max_level<2>(a, lane);
-  row_max_level<1>(a, lane);
-  return fmaxf(a[0], __shfl_xor_sync(0xffffffffu, a[0], 1));
-}
-
-// 8 fp32 values times `down` as one 16-byte vector of fp16 values (a core-matrix row of
-// factor_block16).
-__device__ __forceinline__ uint4 pack_half8(const float* x, float down) {
-  return make_uint4(pack_half2(x[0] * down, x[1] * down), pack_half2(x[2] * down, x[3] * down),
-                    pack_half2(x[4] * down, x[5] * down), pack_half2(x[6] * down, x[7] * down));
-}
-
-// store_decayed_rows in factor_block16's format, in two passes over the same running products (one
-// channel per thread), with a CTA barrier between them (the caller's): the first finds the scales,
-// the second stores. Qg (role 0) and Kb (role 1) have one scale per token, over the 128 channels
-// of the role's four warps: in the first pass each warp reduces its lanes' magnitudes of each row
-// (warp_row_max16) into sm.row_part. Kend^T (role 2) has one scale per key channel, the thread's
-// own: the first pass returns it (the down scale; 0 for the other roles).
-__device__ float decayed_rows16_scales(Smem& sm) {
-  const int role = threadIdx.x / kK, c = threadIdx.x % kK;
-  float r = 1.f;
-  if (role == 2) {
-    float biggest = 0.f;
-    for (int tb = kC / kBlock - 1; tb >= 0; --tb) {
-      float kv[kBlock], dv[kBlock];
-      load_column(sm.k, kBlock * tb, c, kv);
-      load_column(sm.d, kBlock * tb, c, dv);
-#pragma unroll
-      for (int i = kBlock - 1; i >= 0; --i) {
-        biggest = fmaxf(biggest, fabsf(kv[i] * r));
-        r *= dv[i];
-      }
-    }
-    return fp16_scale(biggest).down;
-  }
-  if (role < 2) {
-    const int wr = c / 32, lane = c % 32;
-    const float* x = role == 0 ? sm.q : sm.bk;
-    for (int step = 0; step < kC / kBlock; ++step) {
-      float xv[kBlock], dv[kBlock];
-      load_column(x, kBlock * step, c, xv);
-      load_column(sm.d, kBlock * step, c, dv);
-#pragma unroll
-      for (int i = 0; i < kBlock; ++i) {
-        r *= dv[i];
-        xv[i] *= r;
-      }
-      const float m = warp_row_max16(xv, lane);
-      if ((lane & 1) == 0) sm.row_part[role][step][wr][(lane >> 1) % kBlock] = m;
-    }
-  }
-  return 0.f;
-}
-
-// The second pass. Kend^T: 16-byte vectors of 8 tokens each. Qg and Kb: per 16 rows, lanes 0..15 of
-// each warp take row 16 step + lane's scale from the four warps' maxima; each warp stages its
-// 16 rows x 32 channels as fp16 in `right` (the vector of row i, core matrix cm at slot
-// i % 8 ^ 2 cm of its 8: the stores fall on distinct banks) and copies them out, 512 contiguous
-// bytes per 8 rows. Then gamma, as in store_decayed_rows.
-__device__ void store_decayed_rows16(char* block, Smem& sm, float kend_down) {
-  namespace fb = factor_block16;
-  const int role = threadIdx.x / kK, c = threadIdx.x % kK;
-  if (role > 2) return;
-  float r = 1.f;
-  if (role == 2) {
-    reinterpret_cast<float*>(block + fb::kKendScale)[c] = 1.f / kend_down;  // exact: a power of two
-    uint4* dst = reinterpret_cast<uint4*>(block + fb::kKendT);
-    for (int tb = kC / kBlock - 1; tb >= 0; --tb) {
-      float kv[kBlock], dv[kBlock], x[kBlock];
-      load_column(sm.k, kBlock * tb, c, kv);
-      load_column(sm.d, kBlock * tb, c, dv);
-#pragma unroll
-      for (int i = kBlock - 1; i >= 0; --i) {
-        x[i] = kv[i] * r;
-        r *= dv[i];
-      }
-#pragma unroll
-      for (int i = 0; i < kBlock; i += 8) dst[kmajor16_offset(c, kBlock * tb + i, kC) / 8] = pack_half8(x + i, kend_down);
-    }
-  } else {
-    constexpr int kStage = kBlock * 32;  // fp16 values staged per warp
-    static_assert(2 * kK / 32 * kStage * 2 <= int(sizeof(Smem::right)), "staging must fit in `right`");
-    const int wr = c / 32, lane = c % 32, cm = lane / 8;  // the warp within its role; its core matrix
-    uint16_t* stage = reinterpret_cast<uint16_t*>(sm.right) + (threadIdx.x / 32) * kStage;
-    const float* x = role == 0 ? sm.q : sm.bk;
-    char* dst = block + (role == 0 ? fb::kQg : fb::kKb) + wr * 512;
-    float* up = reinterpret_cast<float*>(block + (role == 0 ? fb::kQgScale : fb::kKbScale));
-    for (int step = 0; step < kC / kBlock; ++step) {
-      float xv[kBlock], dv[kBlock];
-      load_column(x, kBlock * step, c, xv);
-      load_column(sm.d, kBlock * step, c, dv);
-      float down = 0.f;  // lanes 0..15: row 16 step + lane's
-      if (lane < kBlock) {
-        float biggest = 0.f;
-#pragma unroll
-        for (int w = 0; w < kK / 32; ++w) biggest = fmaxf(biggest, sm.row_part[role][step][w][lane]);
-        const Fp16Scale sc = fp16_scale(biggest);
-        down = sc.down;
-        if (wr == 0) up[kBlock * step + lane] = sc.up;
-      }
-#pragma unroll
-      for (int i = 0; i < kBlock; ++i) {
-        r *= dv[i];
-        const float h = xv[i] * r * __shfl_sync(0xffffffffu, down, i);
-        const int slot = ((i / 8) * 4 + cm) * 8 + ((i % 8) ^ (2 * cm));
-        stage[slot * 8 + lane % 8] = uint16_t(pack_half2(h, 0.f) & 0xffffu);
-      }
-      __syncwarp();
-      const uint4* src = reinterpret_cast<const uint4*>(stage);
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {  // rows 16 step + 8 half + lane % 8, core matrix lane / 8
-        const int slot = (half * 4 + cm) * 8 + ((lane % 8) ^ (2 * cm));
-        reinterpret_cast<uint4*>(dst + (2 * step + half) * (8 * kK * 2))[lane] = src[slot];
-      }
-      __syncwarp();
-    }
-  }
-  if (role == 0) {
-    float log2_total = 0.f;
-#pragma unroll
-    for (int part = 0; part < kThreads / 32; ++part) log2_total += sm.log2_part[part][c];
-    reinterpret_cast<float*>(block + fb::kGamma)[c] = exp2f(log2_total);
   }
 }
 
@@ -716,9 +569,10 @@ __device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, 
 
 // T or M (lower triangular) into its slot of the chunk's factor block as a TF32 factor operand
 // (kernel_params.h, factor_offset), by `threads` threads numbered from `first`, one 16-byte vector
-// (row r, k positions p .. p + 3) per thread and step: the full [64][64] layout, its blocks above
-// the diagonal written as zeros. Only the 16 x 16 blocks on or below the diagonal of `src` are read
-// (the others were never written).
+// (row r, k positions p .. p + 3) per thread and step. Only the 16 x 16 blocks on or below the
+// diagonal of `src` are read (the others were never written). Two formats (factor_block):
+// the full [64][64] layout, its blocks above the diagonal written as zeros (store_square), or the
+// packed one, only each row group's core matrices up to the diagonal (store_triangle).
 __device__ __forceinline__ float4 square_vector(const float* src, int r, int p) {
   const float* x = src + r * kLdC;  // positions p .. p + 3 hold columns of one 8-column group
   return make_float4(round_tf32(x[k_at_position(p)]), round_tf32(x[k_at_position(p + 1)]),
@@ -731,48 +585,14 @@ __device__ void store_square(const float* src, float* dst, int first, int thread
     reinterpret_cast<float4*>(dst)[v] = p / kBlock <= r / kBlock ? square_vector(src, r, p) : make_float4(0.f, 0.f, 0.f, 0.f);
   }
 }
-
-// T and M in factor_block16's format: the largest magnitude of each row over its blocks on and
-// below the diagonal (4 threads per row, 16 columns each; rows of T, then of M), its scale (up into
-// the block, down into sm.row_down), then, after a CTA barrier, the packed triangles (store_triangles16).
-__device__ void triangle_row_scales(const float* T, char* block, Smem& sm) {
-  static_assert(kThreads == 2 * kC * 4, "4 threads per row of T and M");
-  int tid = threadIdx.x;
-  asm volatile("" : "+r"(tid));  // as in store_square
-  const int row = tid / 4, q = tid % 4, which = row / kC, r = row % kC;
-  const float* x = (which == 0 ? T : sm.M) + r * kLdC + kBlock * q;
-  float biggest = 0.f;
-  if (q <= r / kBlock) {
-#pragma unroll
-    for (int i = 0; i < kBlock; i += 4) {
-      const float4 v = *reinterpret_cast<const float4*>(x + i);
-      biggest = fmaxf(fmaxf(biggest, fmaxf(fabsf(v.x), fabsf(v.y))), fmaxf(fabsf(v.z), fabsf(v.w)));
-    }
-  }
-  biggest = fmaxf(biggest, __shfl_xor_sync(0xffffffffu, biggest, 1));
-  biggest = fmaxf(biggest, __shfl_xor_sync(0xffffffffu, biggest, 2));
-  if (q == 0) {
-    const Fp16Scale sc = fp16_scale(biggest);
-    sm.row_down[which][r] = sc.down;
-    reinterpret_cast<float*>(block + (which == 0 ? factor_block16::kTScale : factor_block16::kMScale))[r] = sc.up;
-  }
-}
-// One 16-byte vector (a core-matrix row: row r, columns 8 cm .. 8 cm + 7) per thread and step, of T
-// then M: of row group rg the core matrices cm <= rg, which lie in blocks on or below the diagonal.
-__device__ void store_triangles16(const float* T, char* block, const Smem& sm) {
-  constexpr int kVectors = factor_block16::kTriangleBytes / 16;
-  int first = threadIdx.x;
+__device__ void store_triangle(const float* src, float* dst, int first, int threads) {
   asm volatile("" : "+r"(first));  // as in store_square
-  for (int v = first; v < 2 * kVectors; v += kThreads) {
-    const int which = v / kVectors, local = v % kVectors;
-    int rg = 0;  // the row group: vector `local` lies in [offset(rg), offset(rg + 1)) / 16
+  for (int v = first; v < factor_block::kTriangleFloats / 4; v += threads) {
+    int rg = 0;  // the row group: vector v lies in [offset(rg), offset(rg + 1)) / 4
 #pragma unroll
-    for (int g = 1; g < factor_block16::kRowGroups; ++g) rg += local >= factor_block16::triangle16_group_offset(g) / 16;
-    const int in_group = local - factor_block16::triangle16_group_offset(rg) / 16;  // core matrix in_group / 8, row % 8
-    const int r = 8 * rg + in_group % 8, cm = in_group / 8;
-    const float* x = (which == 0 ? T : sm.M) + r * kLdC + 8 * cm;
-    const int at = which == 0 ? factor_block16::kT : factor_block16::kM;
-    reinterpret_cast<uint4*>(block + at)[local] = pack_half8(x, sm.row_down[which][r]);
+    for (int g = 1; g < factor_block::kRowGroups; ++g) rg += v >= factor_block::triangle_group_offset(g) / 4;
+    const int local = v - factor_block::triangle_group_offset(rg) / 4;  // core matrix local / 8, row local % 8
+    reinterpret_cast<float4*>(dst)[v] = square_vector(src, 8 * rg + local % 8, 4 * (local / 8));
   }
 }
 
@@ -840,8 +660,7 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 
 // The factors of item `item` (the CTA's `ordinal`-th) from its staged inputs, then (while they are
 // in flight) the next item's inputs fetched into `next`.
-template <FactorFormat kFormat>
-__device__ void chunk_factors(Smem& sm, char* block, const ChunkFactorsParams& p, int64_t item, ChunkInputs& next,
+__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int64_t item, ChunkInputs& next,
                               [[maybe_unused]] int ordinal) {
   // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
   // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
@@ -853,12 +672,7 @@ __device__ void chunk_factors(Smem& sm, char* block, const ChunkFactorsParams& p
     }
     if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
   }
-  if constexpr (kFormat == FactorFormat::kFp16) {
-    const float kend_down = decayed_rows16_scales(sm);
-    __syncthreads();
-    store_decayed_rows16(block, sm, kend_down);
-  } else
-    store_decayed_rows(reinterpret_cast<float*>(block), sm);
+  store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
   const MidColumn mid = mid_column(sm);
@@ -884,20 +698,14 @@ __device__ void chunk_factors(Smem& sm, char* block, const ChunkFactorsParams& p
   GDN2_TIMELINE_MARK(4, ordinal);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
   GDN2_TIMELINE_MARK(5, ordinal);
-  if constexpr (kFormat == FactorFormat::kFp16) {
-    triangle_row_scales(T, block, sm);
-    __syncthreads();
-    store_triangles16(T, block, sm);
+  if (p.packed_triangles) {
+    store_triangle(T, block + factor_block::kT, threadIdx.x, kThreads);
+    store_triangle(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
   } else {
-    float* fblock = reinterpret_cast<float*>(block);
-    store_square(T, fblock + factor_block::kT, threadIdx.x, kThreads);
-    store_square(sm.M, fblock + factor_block::kM, threadIdx.x, kThreads);
+    store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
+    store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
   }
 }
-
-// Bytes of one factor block of each format.
-template <FactorFormat kFormat>
-constexpr int64_t kBlockBytes = kFormat == FactorFormat::kFp16 ? factor_block16::kBytes : factor_block::kFloats * 4;
 
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
 // item blockIdx.x, then the next ones (advance_schedule); each item's inputs are loaded into
@@ -905,10 +713,8 @@ constexpr int64_t kBlockBytes = kFormat == FactorFormat::kFp16 ? factor_block16:
 // kPublish: a state pass runs alongside (p.ready is set), so each factor block is published. A
 // separate instantiation: compiled in as a run-time branch, the publication changed the schedule
 // of the whole kernel (docs/performance.md, 69f31c9).
-// kFormat: the factor block's format (the state pass's). The pass that runs alongside reads TF32.
-template <FactorFormat kFormat, bool kPublish>
+template <bool kPublish>
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
-  static_assert(!kPublish || kFormat == FactorFormat::kTf32, "only the 32-channel pass runs alongside");
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   // The 32-channel state pass (launched behind this grid: launch_after_prior_grid) may start its
@@ -933,8 +739,7 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
       stage_chunk(in, sm);
       __syncthreads();
       GDN2_TIMELINE_MARK(1, ordinal);
-      chunk_factors<kFormat>(sm, static_cast<char*>(p.factors) + (int64_t(hk) * p.slots + slot) * kBlockBytes<kFormat>, p,
-                             item, in, ordinal);
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, item, in, ordinal);
     } else {
       if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
       __syncthreads();
@@ -966,25 +771,22 @@ int read_phase1_timeline(long long* marks, int* items) {
 #endif
 
 namespace {
-template <FactorFormat kFormat, bool kPublish>
+template <bool kPublish>
 int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   const int smem = int(sizeof(Smem));
   static std::atomic<uint64_t> smem_set{0};
-  const int err = allow_dynamic_smem(chunk_factors_kernel<kFormat, kPublish>, smem, smem_set);
+  const int err = allow_dynamic_smem(chunk_factors_kernel<kPublish>, smem, smem_set);
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
-  chunk_factors_kernel<kFormat, kPublish><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  chunk_factors_kernel<kPublish><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }
 }  // namespace
 
-// Three instantiations: TF32 blocks published to a pass alongside, TF32 blocks, fp16 blocks.
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
-  if (p.format == FactorFormat::kFp16)
-    return p.ready != nullptr ? int(cudaErrorInvalidValue) : launch_chunk_factors_variant<FactorFormat::kFp16, false>(p, stream);
-  return p.ready != nullptr ? launch_chunk_factors_variant<FactorFormat::kTf32, true>(p, stream)
-                            : launch_chunk_factors_variant<FactorFormat::kTf32, false>(p, stream);
+  return p.ready != nullptr ? launch_chunk_factors_variant<true>(p, stream)
+                            : launch_chunk_factors_variant<false>(p, stream);
 }
 
 }  // namespace gdn2::kernels

@@ -51,16 +51,6 @@ __device__ __forceinline__ float bf16_to_float(uint16_t x) {
 __device__ __forceinline__ uint16_t float_to_bf16(float x) {
   return __bfloat16_as_ushort(__float2bfloat16_rn(x));
 }
-// The two bf16 values of a register, `lo` the low half.
-__device__ __forceinline__ float bf16_lo(uint32_t x) { return __uint_as_float(x << 16); }
-__device__ __forceinline__ float bf16_hi(uint32_t x) { return __uint_as_float(x & 0xffff0000u); }
-// Two fp32 values as one register of bf16 values (round to nearest even, as float_to_bf16), `lo` in
-// the low half.
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  uint32_t u;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(u) : "f"(hi), "f"(lo));
-  return u;
-}
 
 // Per-token log decay in base 2; the decay factor is d = exp2(decay_log2(g)) in [0, 1]
 // (docs/algorithm.md): out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN
@@ -157,41 +147,8 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
                : "r"(smem_u32(row)));
 }
 
-// The same four 8x8 matrices of 16-bit elements, transposed (ldmatrix .trans): register i receives
-// matrix i, column lane / 4, rows 2 (lane % 4) and 2 (lane % 4) + 1 (the lower row in the low half).
-__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* row) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(smem_u32(row)));
-}
-// Its inverse (stmatrix .trans): register i of lane (g, t) goes to matrix i, column g, rows 2 t and
-// 2 t + 1; lane l gives the address of row l % 8 of matrix l / 8.
-__device__ __forceinline__ void stmatrix_x4_trans(void* row, const uint32_t (&r)[4]) {
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(smem_u32(row)),
-               "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-               : "memory");
-}
-
 // fp32 rounded to TF32 (the low 13 bits cleared), as tensor-core operands are stored.
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
-
-// The fp16 operands of factor_block16 and of phase 2's products (kernel_params.h): a scale group's
-// factors from its largest magnitude (fp16_scale_exponent): values are stored as fp16(x * down)
-// and stand for that times up = 1 / down. Both are powers of two: the multiplies are exact.
-struct Fp16Scale {
-  float down, up;
-};
-__device__ __forceinline__ Fp16Scale fp16_scale(float biggest) {
-  const int e = fp16_scale_exponent(int((__float_as_uint(biggest) >> 23) & 0xffu));
-  return {__uint_as_float(uint32_t(127 - e) << 23), __uint_as_float(uint32_t(127 + e) << 23)};
-}
-// Two fp32 values as one register of fp16 values (round to nearest even), `lo` in the low half:
-// the lower-indexed element of a fragment pair.
-__device__ __forceinline__ uint32_t pack_half2(float lo, float hi) {
-  uint32_t u;
-  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(u) : "f"(hi), "f"(lo));
-  return u;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Bulk asynchronous copies (TMA, no tensor map) completing on shared-memory barriers.

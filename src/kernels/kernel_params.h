@@ -16,14 +16,18 @@ struct Sequences {
   int N = 0;
 };
 
-// The key-side factors of one (chunk slot, key head) come in one of two formats, chosen per launch
-// by the state pass that reads them (ChunkFactorsParams::format); block of (slot, hk): hk * slots + slot.
+// The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded
+// to TF32, in the order phase 2 consumes them, so that each group is one bulk copy (or a few). The
+// matrices are TF32 B operands in the K-major layout below, their k index permuted (factor_offset);
+// rows past the chunk's end hold the factors of zero-padded tokens (zero rows, identity rows of T).
+// gamma is in channel order. Block of (slot, hk): hk * slots + slot.
 //
-// factor_block (TF32, the 32-channel state pass): one contiguous block of fp32 values rounded to
-// TF32, in the order phase 2 consumes them. The matrices are TF32 B operands in the K-major layout
-// below, their k index permuted (factor_offset); T and M are full [64][64] squares, zero above the
-// diagonal blocks. Rows past the chunk's end hold the factors of zero-padded tokens (zero rows,
-// identity rows of T). gamma is in channel order.
+// T and M are lower triangular and their 16 KB slots hold one of two formats, chosen per launch
+// (ChunkFactorsParams::packed_triangles): the full [64][64] layout (the 32-channel state pass
+// copies each slot whole), or packed: of each group of 8 rows only the core matrices up to the
+// diagonal, row group after row group from the slot's start (triangle_group_*, 2304 of the 4096
+// values), which the register-state passes copy group by group into the full layout in shared
+// memory, reading 11% fewer bytes of the block.
 namespace factor_block {
 inline constexpr int kKb = 0;                                  // Kb     [64][K]
 inline constexpr int kQg = kKb + kChunk * kHeadDimK;           // Qg     [64][K]
@@ -32,47 +36,13 @@ inline constexpr int kM = kT + kChunk * kChunk;                // M      [64][64
 inline constexpr int kKendT = kM + kChunk * kChunk;            // Kend^T [K][64]
 inline constexpr int kGamma = kKendT + kHeadDimK * kChunk;     // gamma  [K]
 inline constexpr int kFloats = kGamma + kHeadDimK;
-}  // namespace factor_block
-
-// factor_block16 (fp16 with power-of-two scales, the register-state passes; docs/algorithm.md,
-// "Precision"): each matrix is stored as fp16 values x / s in the 16-bit K-major layout below
-// (kmajor16_offset, no permutation), with one fp32 scale s = 2^e per scale group, so that the
-// group's largest magnitude lies in [2^14, 2^15) (fp16_scale): per token (row) of Kb and Qg, per
-// row of T and M, per key channel (row) of Kend^T. A product's result takes each scale back on its
-// own row or column. T and M are packed: of each group of 8 rows only the core matrices up to the
-// diagonal, row group after row group (triangle16_group_*: 2304 of the 4096 values), which the
-// passes copy into the full layout in shared memory. Offsets in bytes, each a multiple of 16; the
-// groups that the passes copy together are contiguous (Kb .. the Qg scales; T; its scales; M;
-// Kend^T .. the Kend scales).
-namespace factor_block16 {
+// The packed format: row group rg (rows 8 rg .. 8 rg + 7) keeps its first 2 (rg + 1) core matrices
+// (the columns k < 8 (rg + 1)), contiguous as in the full layout, at this offset from the slot's start.
 inline constexpr int kRowGroups = kChunk / 8;
-constexpr int triangle16_group_offset(int rg) { return 64 * rg * (rg + 1); }  // bytes
-constexpr int triangle16_group_bytes(int rg) { return 128 * (rg + 1); }
-inline constexpr int kTriangleBytes = triangle16_group_offset(kRowGroups);   // 4608 of 8192
-inline constexpr int kKb = 0;                                             // Kb     [64][K] fp16
-inline constexpr int kQg = kKb + 2 * kChunk * kHeadDimK;                  // Qg     [64][K] fp16
-inline constexpr int kKbScale = kQg + 2 * kChunk * kHeadDimK;             // [64] fp32
-inline constexpr int kQgScale = kKbScale + 4 * kChunk;                    // [64] fp32
-inline constexpr int kT = kQgScale + 4 * kChunk;                          // T, packed
-inline constexpr int kTScale = kT + kTriangleBytes;                       // [64] fp32
-inline constexpr int kM = kTScale + 4 * kChunk;                           // M, packed
-inline constexpr int kKendT = kM + kTriangleBytes;                        // Kend^T [K][64] fp16
-inline constexpr int kGamma = kKendT + 2 * kHeadDimK * kChunk;            // gamma [K] fp32
-inline constexpr int kMScale = kGamma + 4 * kHeadDimK;                    // [64] fp32
-inline constexpr int kKendScale = kMScale + 4 * kChunk;                   // [K] fp32
-inline constexpr int kBytes = kKendScale + 4 * kHeadDimK;
-}  // namespace factor_block16
-
-// The scale of an fp16 scale group whose largest magnitude is `biggest` (>= 0, or +inf), given
-// biggest's fp32 exponent field `biased` (0..255): the e with biggest * 2^-e in [2^14, 2^15) (the
-// CPU mirror's choice, src/reference/chunked.cpp), kept within [-126, 114] so that 2^e and 2^-e are
-// normal floats. A zero group, or one whose largest magnitude is below 2^-111 (fp32 subnormals),
-// gets e = -126: its values are scaled up by 2^126, less than into [2^14, 2^15). Infinity gets
-// e = 114 and stays infinite; a NaN stays NaN, as on the TF32 path.
-constexpr int fp16_scale_exponent(int biased) {
-  const int e = biased - 141;
-  return e < -126 ? -126 : e;
-}
+constexpr int triangle_group_offset(int rg) { return 32 * rg * (rg + 1); }
+constexpr int triangle_group_floats(int rg) { return 64 * (rg + 1); }
+inline constexpr int kTriangleFloats = triangle_group_offset(kRowGroups);  // 2304 of 4096
+}  // namespace factor_block
 
 // The layout of every tensor-core operand, in the factor block and in phase 2's shared memory: K-major,
 // wgmma's canonical layout without swizzle. Core matrices of 8 rows x 4 TF32 values (one 16-byte row
@@ -87,31 +57,20 @@ inline constexpr int kStepBytes = 256;                    // next k-step of 8 va
 constexpr int kmajor_offset(int row, int k, int K) {
   return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
 }
-// The same layout for 16-bit operands (factor_block16, phase 2's fp16 products): core matrices of
-// 8 rows x 8 values (16 bytes per row), with the same byte strides (LBO 128 bytes, a k-step of 16
-// values 256 bytes, SBO 16 K bytes = kmajor::sbo_bytes(K / 2)). Element (row, k) of a [rows][K]
-// operand is at kmajor16_offset(row, k, K) 16-bit values.
-constexpr int kmajor16_offset(int row, int k, int K) {
-  return (row >> 3) * (8 * K) + (k >> 3) * 64 + (row & 7) * 8 + (k & 7);
-}
 
-// The TF32 factor block is read by the 32-channel pass, which stores S, R and U into shared memory as
-// the A operands of its products, straight from its accumulators: a thread holds accumulator
-// columns 2t and 2t + 1 of each n8 tile (t = lane % 4), and stores them where k-step A fragments
-// hold columns t and t + 4, so the product's reduction index k sits at position k_position(k) of
-// its k-step: 2t + e -> t + 4e. The B operands (the factors) are stored with the same permutation;
-// the product is unchanged because both sides use it.
+// Phase 2 takes the A operand of every product from an accumulator in registers (state_pass.cu). A
+// thread holds accumulator columns 2t and 2t + 1 of each n8 tile (t = lane % 4) but feeds A columns
+// t and t + 4 of each k-step of 8, so the product's reduction index k sits at position
+// k_position(k) of its k-step: 2t + e -> t + 4e. The B operands (the factors) are stored with the
+// same permutation; the product is unchanged because both sides use it.
 constexpr int k_position(int k) { return (k & ~7) | ((k & 1) << 2) | ((k & 7) >> 1); }
 // The inverse: the k index stored at position p.
 constexpr int k_at_position(int p) { return (p & ~7) | ((p & 3) << 1) | ((p >> 2) & 1); }
 // Element (row, k) of a factor: K-major with the k index permuted.
 constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k_position(k), K); }
-// The register-state passes feed accumulators to fp16 products as A operands in registers. The fp16
-// A fragment of a k-step of 16 (registers a0..a3: (g, 2t + e), (g + 8, 2t + e), (g, 2t + 8 + e),
-// (g + 8, 2t + 8 + e), e = 0, 1 the low and high half) holds the same columns as the accumulator
-// (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)): no permutation. Half e of fragment register r
-// (counted over all k-steps, 4 per step) is accumulator element acc16_of_a(r, e).
-constexpr int acc16_of_a(int r, int e) { return 2 * r + e; }
+// A-fragment register r (a0..a3: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)) of k-step s is
+// accumulator element a_from_acc(s, r) of the same thread (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)).
+constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }
 
 // The [64 tokens][64 channels] bf16 tiles of the register-state pass (v, w and the output of one
 // consumer warpgroup, state_pass_rs.cuh): 128-byte token rows in the TMA's 128-byte swizzle, in which
@@ -121,10 +80,6 @@ inline constexpr int kTileChannels = 64;
 constexpr int swizzled_tile_offset(int tok, int ch) {
   return tok * kTileChannels + ((((ch >> 3) ^ tok) & 7) << 3) + (ch & 7);
 }
-
-// The format phase 1 writes: factor_block for the 32-channel state pass, factor_block16 for the
-// register-state passes.
-enum class FactorFormat { kTf32, kFp16 };
 
 // Phase 1's grid: at most one CTA per SM and never more than kMaxPhase1Ctas; each CTA writes one
 // fault word (ChunkFactorsParams::fault_words), which every phase-2 CTA reads with one thread each.
@@ -146,8 +101,8 @@ struct ChunkFactorsParams {
   const uint16_t* k = nullptr;
   const uint16_t* b = nullptr;
   const float* g = nullptr;     // fp32 [T, Hq, K]
-  void* factors = nullptr;      // [Hq, slots] factor blocks, in the format below
-  FactorFormat format = FactorFormat::kTf32;
+  float* factors = nullptr;     // [Hq, slots] factor blocks
+  bool packed_triangles = false;  // T and M in the packed format (factor_block): for the register-state passes
   // One word per CTA, always written: 1 if an offset of cu_seqlens that the CTA checked is
   // inconsistent, else 0 (not zeroed before the launch).
   int* fault_words = nullptr;
@@ -173,8 +128,7 @@ struct StatePassParams {
   const float* initial_state = nullptr;  // fp32 [N, Hv, V, K] or null
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
   float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
-  const void* factors = nullptr;      // [Hq, slots] factor blocks: factor_block (the 32-channel pass)
-                                     // or factor_block16 (the register-state passes)
+  const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
   const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel pass only)

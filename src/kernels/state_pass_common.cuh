@@ -1,6 +1,6 @@
 // Phase 2 helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh): where a
 // chunk of a sequence lies, phase 1's fault words and the fault path, and the unpacking of T and M
-// stored packed (factor_block16).
+// stored packed.
 #pragma once
 
 #include <cstdint>
@@ -20,26 +20,27 @@ __device__ __forceinline__ ChunkRef chunk_ref(const SeqBounds& sb, int s, int64_
   return {t0, int(sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC)), sb.bos / kC + s + c};
 }
 
-// The square factors T and M in shared memory, for the register-state passes, which read them
-// packed (kernel_params.h, factor_block16): the full 16-bit K-major [64][64] layout that the
-// products read, filled row group by row group. The core matrices right of each row group's packed
-// ones are zeroed once, before the first copy (zero_above_triangle16; the copies never write them).
-inline constexpr int kSquareBytes16 = kC * kC * 2;
-inline constexpr int kRowGroupBytes16 = 8 * kC * 2;
+// The square factors T and M in shared memory, for a pass that reads them in the packed format
+// (kernel_params.h, factor_block::triangle_group_*): the full K-major [64][64] layout that the
+// products read, filled group by group. The core matrices right of each row group's packed ones
+// are zeroed once, before the first copy (zero_above_triangle; the copies never write them).
+inline constexpr int kSquareFloats = kC * kC;
+inline constexpr uint32_t kTriangleBytes = uint32_t(factor_block::kTriangleFloats) * sizeof(float);
 // One thread: the copies of one packed T or M into `dst`, counted on `bar` (whose phase the caller
-// has told to expect factor_block16::kTriangleBytes more).
-__device__ __forceinline__ void copy_triangle16(char* dst, const char* src, uint64_t* bar) {
+// has told to expect kTriangleBytes more).
+__device__ __forceinline__ void copy_triangle(float* dst, const float* src, uint64_t* bar) {
 #pragma unroll
-  for (int rg = 0; rg < factor_block16::kRowGroups; ++rg)
-    bulk_copy(dst + rg * kRowGroupBytes16, src + factor_block16::triangle16_group_offset(rg),
-              uint32_t(factor_block16::triangle16_group_bytes(rg)), bar);
+  for (int rg = 0; rg < factor_block::kRowGroups; ++rg)
+    bulk_copy(dst + rg * 8 * kC, src + factor_block::triangle_group_offset(rg),
+              uint32_t(factor_block::triangle_group_floats(rg)) * sizeof(float), bar);
 }
-// `threads` threads numbered from `first`: zeros where copy_triangle16 does not write, then the
-// proxy fence that orders them before the products' reads (a CTA barrier must follow).
-__device__ __forceinline__ void zero_above_triangle16(char* dst, int first, int threads) {
-  for (int idx = first; idx < kSquareBytes16 / 16; idx += threads) {
-    const int rg = idx / (kRowGroupBytes16 / 16), at = 16 * idx - rg * kRowGroupBytes16;  // byte offset within the row group
-    if (at >= factor_block16::triangle16_group_bytes(rg)) reinterpret_cast<uint4*>(dst)[idx] = make_uint4(0u, 0u, 0u, 0u);
+// `threads` threads numbered from `first`: zeros where copy_triangle does not write, then the proxy
+// fence that orders them before the products' reads (a CTA barrier must follow).
+__device__ __forceinline__ void zero_above_triangle(float* dst, int first, int threads) {
+  for (int idx = first; idx < kSquareFloats / 4; idx += threads) {
+    const int rg = idx / (2 * kC), at = 4 * idx - rg * 8 * kC;  // float offset within the row group
+    if (at >= factor_block::triangle_group_floats(rg))
+      reinterpret_cast<float4*>(dst)[idx] = make_float4(0.f, 0.f, 0.f, 0.f);
   }
   fence_proxy_async();
 }

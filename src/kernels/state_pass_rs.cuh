@@ -11,12 +11,8 @@
 //
 // Two roles (docs/design.md, "Phase 2"):
 //   - each consumer warpgroup holds its S^T (64 x 128, fp32) in registers across chunks and runs
-//     every product as fp16 wgmma with A from registers: each product's A is the previous product's
-//     accumulator (or S^T) with one power-of-two scale per row (wgmma.cuh, acc_to_a16); the
-//     factors, as phase 1 stores them in factor_block16 (fp16 with a scale per row of the B
-//     operand), are the B operands. Each product's result takes both scales back (the A row's and
-//     the B row's, a column of the result) in fp32; a product whose result is added to something
-//     (R = w*v - ..., O, S1) gets its own accumulator for that (docs/algorithm.md, "Precision");
+//     every product as wgmma with A from registers: each product's A is the previous product's
+//     accumulator, rounded to TF32 (wgmma.cuh, acc_to_a); the factors are the B operands;
 //   - the producer warpgroup: warp 0 copies each factor group into shared memory (bulk copies
 //     completing on "full" barriers) as soon as every consumer has released the previous chunk's
 //     copy ("empty" barriers); warp 1 + i copies consumer i's rows of v and w (one TMA box each) the
@@ -40,18 +36,11 @@ constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the
 // Registers per thread after setmaxnreg with two consumers: 2 x 128 x 232 + 128 x 40 = 64512.
 constexpr int kConsumerRegs = 232, kProducerRegs = 40;
 
-// The factor groups of a chunk (factor_block16), in shared memory: Kb, Qg and their scales (one bulk
-// copy); T (unpacked into the full layout: copy_triangle16), then its scales; M (unpacked), then
-// Kend^T, gamma, M's and Kend^T's scales (one bulk copy).
-namespace fb = factor_block16;
-constexpr int kKqBytes = fb::kT - fb::kKb;
-constexpr int kTScaleAt = kSquareBytes16;                    // in the T buffer
-constexpr int kTBytes = kTScaleAt + 4 * kC;
-constexpr int kKendAt = kSquareBytes16;                      // in an M buffer: Kend^T ..
-constexpr int kMkTailBytes = fb::kBytes - fb::kKendT;        // .. the Kend scales
-constexpr int kMkBytes = kKendAt + kMkTailBytes;
-constexpr int kGammaAt = kKendAt + (fb::kGamma - fb::kKendT), kMScaleAt = kKendAt + (fb::kMScale - fb::kKendT),
-              kKendScaleAt = kKendAt + (fb::kKendScale - fb::kKendT);
+// The factor groups of a chunk, in the layout of its factor block (T and M read packed and
+// unpacked into the full layout: copy_triangle).
+constexpr int kKqFloats = factor_block::kT - factor_block::kKb;      // Kb, Qg
+constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
+constexpr int kKendGammaFloats = factor_block::kFloats - factor_block::kKendT;
 
 // A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer), in the TMA's 128-byte
 // swizzle (kernel_params.h, swizzled_tile_offset): the consumer's accesses (tokens 8 j + 2 t + e for
@@ -59,23 +48,20 @@ constexpr int kGammaAt = kKendAt + (fb::kGamma - fb::kKendT), kMScaleAt = kKendA
 static_assert(kTileChannels == kSliceV, "a tile holds one consumer's channels");
 constexpr int kTile = kC * kSliceV;
 
-// The tiles need 1024-byte alignment (TMA's 128-byte swizzle): they come first in the struct, which
-// is aligned so, and dynamic shared memory starts at the window's base (the kernel has no static
-// shared memory).
+// The tiles need 1024-byte alignment (TMA's 128-byte swizzle): the struct is aligned so, and dynamic
+// shared memory starts at the window's base (the kernel has no static shared memory).
 template <int kConsumers>
 struct alignas(1024) Smem {
+  float kq[kKqFloats];
+  float t[kSquareFloats];
+  float mk[kMkStages][kMkFloats];
   uint16_t v[kConsumers][kTile];  // v and w of each consumer's slice for one chunk; rows past the
   uint16_t w[kConsumers][kTile];  // chunk's end are not read
   uint16_t o[kConsumers][kTile];  // each consumer's output of the chunk, staged for 16-byte stores
-  float2 qs[kConsumers][kC / 4][kWarpgroup];  // S^T Qg^T of each consumer thread, parked (consume)
-  alignas(16) char kq[kKqBytes];
-  alignas(16) char t[kTBytes];
-  alignas(16) char mk[kMkStages][kMkBytes];
   uint64_t mk_full[kMkStages], mk_empty[kMkStages];
   uint64_t kq_full, kq_empty, t_full, t_empty;
   uint64_t vw_full[kConsumers], vw_empty[kConsumers];
 };
-static_assert(kKqBytes % 16 == 0 && kTBytes % 16 == 0 && kMkBytes % 16 == 0, "bulk copies of 16-byte pieces");
 
 // Producer warp 1 + i, lane 0: consumer i's slice of v and w for each chunk, one TMA box each
 // (64 tokens from the chunk's first; rows past the chunk's end are other tokens or zeros, not read).
@@ -98,24 +84,25 @@ __device__ void produce_vw(const StatePassParams& p, const SeqBounds& sb, int s,
 template <int kConsumers>
 __device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t nchunks,
                                 Smem<kConsumers>& sm) {
+  constexpr uint32_t kKendGammaBytes = uint32_t(kKendGammaFloats) * sizeof(float);
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
-    const char* block = static_cast<const char*>(p.factors) + (int64_t(hk) * p.slots + ch.slot) * fb::kBytes;
+    const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
     if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
     fence_proxy_async();
-    bulk_load(sm.kq, block + fb::kKb, uint32_t(kKqBytes), &sm.kq_full);
+    bulk_load(sm.kq, block + factor_block::kKb, uint32_t(sizeof(sm.kq)), &sm.kq_full);
     if (c > 0) mbarrier_wait(&sm.t_empty, uint32_t(c - 1) & 1);
     fence_proxy_async();
-    mbarrier_expect_bytes(&sm.t_full, uint32_t(fb::kTriangleBytes + 4 * kC));
-    copy_triangle16(sm.t, block + fb::kT, &sm.t_full);
-    bulk_copy(sm.t + kTScaleAt, block + fb::kTScale, uint32_t(4 * kC), &sm.t_full);
+    mbarrier_expect_bytes(&sm.t_full, kTriangleBytes);
+    copy_triangle(sm.t, block + factor_block::kT, &sm.t_full);
     const int stage = int(c % kMkStages);
     const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
     if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
     fence_proxy_async();
-    mbarrier_expect_bytes(&sm.mk_full[stage], uint32_t(fb::kTriangleBytes + kMkTailBytes));
-    copy_triangle16(sm.mk[stage], block + fb::kM, &sm.mk_full[stage]);
-    bulk_copy(sm.mk[stage] + kKendAt, block + fb::kKendT, uint32_t(kMkTailBytes), &sm.mk_full[stage]);
+    mbarrier_expect_bytes(&sm.mk_full[stage], kTriangleBytes + kKendGammaBytes);
+    copy_triangle(sm.mk[stage], block + factor_block::kM, &sm.mk_full[stage]);
+    bulk_copy(sm.mk[stage] + (factor_block::kKendT - factor_block::kM), block + factor_block::kKendT, kKendGammaBytes,
+              &sm.mk_full[stage]);
   }
 }
 
@@ -124,52 +111,20 @@ __device__ __forceinline__ void sync_consumer(int i) {
   asm volatile("bar.sync %0, 128;\n" ::"r"(1 + i) : "memory");
 }
 
-// The row that lane `lane` of consumer warp w addresses in call q (0..3) of a transposed 8x8-matrix
-// load or store (ldmatrix_x4_trans, stmatrix_x4_trans) of a consumer's tile: matrix m = lane / 8 is
-// tokens 8 j .. 8 j + 7, j = 2 q + m / 2, channels 8 b .. 8 b + 7, b = 2 w + m % 2. Register m of the
-// call then holds, in the accumulator's layout, tokens 8 j + 2 t, + 1 of channel 16 w + g + 8 (m % 2):
-// accumulator elements 2 p and 2 p + 1, p = 4 q + m.
-__device__ __forceinline__ int tile_row_offset(int q, int lane, int w) {
-  const int m = lane >> 3;
-  return swizzled_tile_offset(8 * (2 * q + (m >> 1)) + (lane & 7), 8 * (2 * w + (m & 1)));
-}
-
-// S1^T = S^T diag(gamma) + Z for key channels 64 kHalf .. 64 kHalf + 63: Z is U^T Kend of those
-// channels, in the scales of U's rows (u_up) and Kend^T's rows (kend_up, a column of Z).
-template <int kHalf>
-__device__ __forceinline__ void fold_state(float (&st)[kK / 2], const float (&z)[kC / 2], const float* gamma,
-                                           const float* kend_up, const float (&u_up)[2], int col) {
-#pragma unroll
-  for (int j = 0; j < kC / 8; ++j) {
-    const int ch = kC * kHalf + 8 * j + col;
-    const float2 gm = *reinterpret_cast<const float2*>(gamma + ch);
-    const float2 ku = *reinterpret_cast<const float2*>(kend_up + ch);
-#pragma unroll
-    for (int hh = 0; hh < 2; ++hh) {
-      float* x = st + kC / 2 * kHalf + 4 * j + 2 * hh;
-      x[0] = x[0] * gm.x + z[4 * j + 2 * hh] * (u_up[hh] * ku.x);
-      x[1] = x[1] * gm.y + z[4 * j + 2 * hh + 1] * (u_up[hh] * ku.y);
-    }
-  }
-}
-
 // Consumer warpgroup i, value channels [v0, v0 + 64). Thread (warp w, lane (g, t)) of the warpgroup
 // holds rows v = 16 w + g and v + 8 of every accumulator (value channels of the slice) and columns
-// 8 j + 2 t, + 1 (key channels of S^T, tokens of R^T, U^T and O^T). Every product is m64 n64 k16:
-// S1^T's 128 key channels are two products, the second running while the chunk's output is stored.
+// 8 j + 2 t, + 1 (key channels of S^T, tokens of R^T, U^T and O^T). (Products of n128 and n192 that
+// share their A, [R^T | O^T] and [O^T | S1^T], measured slower than these n64 and n128 ones:
+// docs/performance.md.)
 template <int kConsumers>
 __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0,
                                         int64_t state_off, int64_t nchunks, int i, Smem<kConsumers>& sm) {
-  constexpr int kStepsK = kK / 16, kStepsC = kC / 16;
-  constexpr int kHalfK = kK / 2;  // S1^T's key channels per product
+  constexpr int kStepsK = kK / 8, kStepsC = kC / 8;
   const int tid = threadIdx.x % kWarpgroup, lane = threadIdx.x & 31;
-  const int warp = tid / 32, row = 16 * warp + (lane >> 2), col = 2 * (lane & 3);
+  const int row = 16 * (tid / 32) + (lane >> 2), col = 2 * (lane & 3);
   const uint16_t* sv = sm.v[i];
   const uint16_t* sw = sm.w[i];
   uint16_t* so = sm.o[i];
-  // S^T Qg^T waits here (this thread's own slots: no barrier) from the chunk's first products to its
-  // last, which keeps the registers of the last products under the launch bound's 168.
-  float2 (&qs)[kC / 4][kWarpgroup] = sm.qs[i];
 
   float st[kK / 2];  // S^T: st[4 j + 2 hh + e] = S^T(row + 8 hh, 8 j + col + e); state layout [V][K]
   const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
@@ -187,66 +142,48 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     const ChunkRef ch = chunk_ref(sb, s, c);
     const uint32_t parity = uint32_t(c) & 1;
     const int stage = int(c % kMkStages);
-    const char* mk = sm.mk[stage];
-    const float* kb_up = reinterpret_cast<const float*>(sm.kq + (fb::kKbScale - fb::kKb));
-    const float* qg_up = reinterpret_cast<const float*>(sm.kq + (fb::kQgScale - fb::kKb));
-    const float* t_up = reinterpret_cast<const float*>(sm.t + kTScaleAt);
-    const float* gamma = reinterpret_cast<const float*>(mk + kGammaAt);
-    const float* m_up = reinterpret_cast<const float*>(mk + kMScaleAt);
-    const float* kend_up = reinterpret_cast<const float*>(mk + kKendScaleAt);
+    const float* kb = sm.kq + (factor_block::kKb - factor_block::kKb);
+    const float* qg = sm.kq + (factor_block::kQg - factor_block::kKb);
+    const float* mqk = sm.mk[stage] + (factor_block::kM - factor_block::kM);
+    const float* kend_t = sm.mk[stage] + (factor_block::kKendT - factor_block::kM);
+    const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
 
-    // X = S^T Kb^T and O^T = S^T Qg^T, both with S^T as A; then R^T = (w*v)^T - X (zero past the
-    // chunk's end: there Kb's rows are zero, and w*v is exact, a product of two bf16 fits in fp32).
-    float s_up[2];
-    uint32_t sa[4 * kStepsK];
-    acc_to_a16<kStepsK>(st, sa, s_up);
+    // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
+    // fp32), O^T as zero.
     float r[kC / 2], o[kC / 2];
+    mbarrier_wait(&sm.vw_full[i], parity);
 #pragma unroll
-    for (int k = 0; k < kC / 2; ++k) r[k] = o[k] = 0.f;
+    for (int j = 0; j < kC / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int tok = 8 * j + col + e, at = swizzled_tile_offset(tok, row + 8 * hh);
+          r[4 * j + 2 * hh + e] = tok < ch.len ? bf16_to_float(sv[at]) * bf16_to_float(sw[at]) : 0.f;
+          o[4 * j + 2 * hh + e] = 0.f;
+        }
+    mbarrier_arrive(&sm.vw_empty[i]);
+
+    // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
+    uint32_t sa[kK / 2];
+    acc_to_a<kStepsK>(st, sa);
     mbarrier_wait(&sm.kq_full, parity);
     fence_operands(r);
     fence_operands(o);
     fence_operands(sa);
     wgmma_fence();
-    wgmma_issue16<kK, kStepsK>(r, sa, sm.kq + (fb::kKb - fb::kKb));
-    wgmma_issue16<kK, kStepsK>(o, sa, sm.kq + (fb::kQg - fb::kKb));
+    wgmma_issue<kC, -1, kK, kStepsK>(r, sa, kb);
+    wgmma_issue<kC, 1, kK, kStepsK>(o, sa, qg);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(r);
     fence_operands(o);
     fence_operands(sa);
-    mbarrier_wait(&sm.vw_full[i], parity);
-    uint32_t vp[kC / 4], wp[kC / 4];  // pairs of tokens: accumulator elements 2 p, 2 p + 1
-#pragma unroll
-    for (int q = 0; q < kC / 16; ++q) {
-      uint32_t x[4];
-      ldmatrix_x4_trans(x, sv + tile_row_offset(q, lane, warp));
-#pragma unroll
-      for (int m = 0; m < 4; ++m) vp[4 * q + m] = x[m];
-      ldmatrix_x4_trans(x, sw + tile_row_offset(q, lane, warp));
-#pragma unroll
-      for (int m = 0; m < 4; ++m) wp[4 * q + m] = x[m];
-    }
-    mbarrier_arrive(&sm.vw_empty[i]);
-#pragma unroll
-    for (int pr = 0; pr < kC / 4; ++pr) {
-      const int j = pr >> 1, hh = pr & 1, tok = 8 * j + col;
-      const float2 kb = *reinterpret_cast<const float2*>(kb_up + tok);
-      const float2 qg = *reinterpret_cast<const float2*>(qg_up + tok);
-      const float wv0 = tok < ch.len ? bf16_lo(vp[pr]) * bf16_lo(wp[pr]) : 0.f;
-      const float wv1 = tok + 1 < ch.len ? bf16_hi(vp[pr]) * bf16_hi(wp[pr]) : 0.f;
-      r[2 * pr] = wv0 - r[2 * pr] * (s_up[hh] * kb.x);
-      r[2 * pr + 1] = wv1 - r[2 * pr + 1] * (s_up[hh] * kb.y);
-      o[2 * pr] *= s_up[hh] * qg.x;
-      o[2 * pr + 1] *= s_up[hh] * qg.y;
-      qs[pr][tid] = make_float2(o[2 * pr], o[2 * pr + 1]);
-    }
     mbarrier_arrive(&sm.kq_empty);
 
     // U^T = R^T T^T.
-    float r_up[2];
-    uint32_t ra[4 * kStepsC];
-    acc_to_a16<kStepsC>(r, ra, r_up);
+    uint32_t ra[kC / 2];
+    acc_to_a<kStepsC>(r, ra);
     float u[kC / 2];
 #pragma unroll
     for (int k = 0; k < kC / 2; ++k) u[k] = 0.f;
@@ -254,65 +191,47 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     fence_operands(u);
     fence_operands(ra);
     wgmma_fence();
-    wgmma_issue16<kC, kStepsC>(u, ra, sm.t);
+    wgmma_issue<kC, 1, kC, kStepsC>(u, ra, sm.t);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(u);
     fence_operands(ra);
-#pragma unroll
-    for (int j = 0; j < kC / 8; ++j) {
-      const float2 tu = *reinterpret_cast<const float2*>(t_up + 8 * j + col);
-#pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        u[4 * j + 2 * hh] *= r_up[hh] * tu.x;
-        u[4 * j + 2 * hh + 1] *= r_up[hh] * tu.y;
-      }
-    }
     mbarrier_arrive(&sm.t_empty);
 
-    // Y = U^T M^T and Z = U^T Kend (key channels 0..63); O^T = S^T Qg^T + Y and S1^T = S^T diag(gamma) + Z.
-    float u_up[2];
-    uint32_t ua[4 * kStepsC];
-    acc_to_a16<kStepsC>(u, ua, u_up);
-    float y[kC / 2], z[kC / 2];  // r's and u's registers again
-#pragma unroll
-    for (int k = 0; k < kC / 2; ++k) y[k] = z[k] = 0.f;
+    // O^T += U^T M^T and S1^T = S^T diag(gamma) + U^T Kend.
+    uint32_t ua[kC / 2];
+    acc_to_a<kStepsC>(u, ua);
     mbarrier_wait(&sm.mk_full[stage], uint32_t(c / kMkStages) & 1);
-    fence_operands(y);
-    fence_operands(z);
+#pragma unroll
+    for (int j = 0; j < kK / 8; ++j) {
+      const float2 gm = *reinterpret_cast<const float2*>(gamma + 8 * j + col);
+      st[4 * j] *= gm.x;
+      st[4 * j + 1] *= gm.y;
+      st[4 * j + 2] *= gm.x;
+      st[4 * j + 3] *= gm.y;
+    }
+    fence_operands(o);
+    fence_operands(st);
     fence_operands(ua);
     wgmma_fence();
-    wgmma_issue16<kC, kStepsC>(y, ua, mk);
-    wgmma_issue16<kC, kStepsC>(z, ua, mk + kKendAt);
+    wgmma_issue<kC, 1, kC, kStepsC>(o, ua, mqk);
+    wgmma_issue<kK, 1, kC, kStepsC>(st, ua, kend_t);
     wgmma_commit();
     wgmma_wait<0>();
-    fence_operands(y);
-    fence_operands(z);
+    fence_operands(o);
+    fence_operands(st);
+    fence_operands(ua);
+    mbarrier_arrive(&sm.mk_empty[stage]);
 
-    // O = scale (S^T Qg^T + Y)^T as bf16 pairs of tokens (accumulator elements 2 p, 2 p + 1).
-    uint32_t out[kC / 4];
-#pragma unroll
-    for (int pr = 0; pr < kC / 4; ++pr) {
-      const int j = pr >> 1, hh = pr & 1;
-      const float2 mu = *reinterpret_cast<const float2*>(m_up + 8 * j + col);
-      const float2 x = qs[pr][tid];
-      out[pr] = pack_bf16x2(p.scale * (x.x + y[2 * pr] * (u_up[hh] * mu.x)),
-                            p.scale * (x.y + y[2 * pr + 1] * (u_up[hh] * mu.y)));
-    }
-    // Z' = U^T Kend (key channels 64..127) into y's registers, while Z is taken in and the output
-    // is stored: through shared memory (transposed 8x8 stores), then 16-byte stores of the rows
-    // inside the chunk.
-#pragma unroll
-    for (int k = 0; k < kC / 2; ++k) y[k] = 0.f;
-    fence_operands(y);
-    wgmma_fence();
-    wgmma_issue16<kC, kStepsC>(y, ua, mk + kKendAt + kHalfK * kC * 2);
-    wgmma_commit();
-    fold_state<0>(st, z, gamma, kend_up, u_up, col);
+    // O = scale (O^T)^T through shared memory, then 16-byte stores of rows inside the chunk.
     sync_consumer(i);  // the previous chunk's rows are stored
 #pragma unroll
-    for (int q = 0; q < kC / 16; ++q)
-      stmatrix_x4_trans(so + tile_row_offset(q, lane, warp), {out[4 * q], out[4 * q + 1], out[4 * q + 2], out[4 * q + 3]});
+    for (int j = 0; j < kC / 8; ++j)
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          so[swizzled_tile_offset(8 * j + col + e, row + 8 * hh)] = float_to_bf16(p.scale * o[4 * j + 2 * hh + e]);
     sync_consumer(i);
     constexpr int kParts = kSliceV / 8;
 #pragma unroll
@@ -322,11 +241,6 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
         *reinterpret_cast<uint4*>(p.out + ((ch.t0 + tok) * p.Hv + h) * kV + v0 + 8 * part) =
             *reinterpret_cast<const uint4*>(so + swizzled_tile_offset(tok, 8 * part));
     }
-    wgmma_wait<0>();
-    fence_operands(y);
-    fence_operands(ua);
-    fold_state<1>(st, y, gamma, kend_up, u_up, col);
-    mbarrier_arrive(&sm.mk_empty[stage]);
   }
   if (p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
@@ -372,8 +286,8 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     }
     fence_barrier_init();
   }
-  zero_above_triangle16(sm.t, threadIdx.x, kThreads);
-  for (int k = 0; k < kMkStages; ++k) zero_above_triangle16(sm.mk[k], threadIdx.x, kThreads);
+  zero_above_triangle(sm.t, threadIdx.x, kThreads);
+  for (int k = 0; k < kMkStages; ++k) zero_above_triangle(sm.mk[k], threadIdx.x, kThreads);
   __syncthreads();  // the only CTA barrier: afterwards the roles meet only at the mbarriers
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
   // be executed by whole warpgroups).

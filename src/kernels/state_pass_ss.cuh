@@ -72,7 +72,7 @@ __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, in
 template <int kSliceV>
 __device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, int hk, const ChunkRef& ch,
                                             Smem<kSliceV>& sm) {
-  const float* block = static_cast<const float*>(p.factors) + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
+  const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
   fence_proxy_async();
   bulk_load(sm.factors + group_begin(grp), block + group_begin(grp),
             uint32_t(group_end(grp) - group_begin(grp)) * uint32_t(sizeof(float)), &sm.full[grp]);

@@ -1,14 +1,11 @@
-// Warpgroup tensor-core products (wgmma, sm_90a): on TF32 operands with A and B in shared memory
-// (state_pass_ss.cuh), and on fp16 operands with A in registers and B in shared memory
-// (state_pass_rs.cuh). Operands in shared memory are stored K-major in the canonical layout without
-// swizzle (kernel_params.h, kmajor_offset and kmajor16_offset), which kmajor_desc and kmajor16_desc
-// describe.
+// Warpgroup tensor-core products (wgmma, sm_90a) on TF32 operands: B in shared memory, A in shared
+// memory (state_pass_ss.cuh) or in registers (state_pass_rs.cuh), operands in shared memory stored
+// K-major in the canonical layout without swizzle (kernel_params.h, kmajor_offset), which
+// kmajor_desc describes.
 //
 // The accumulator of m64nN (f32) as each thread holds it, for warp w of the warpgroup and lane
 // (g, t) = (lane / 4, lane % 4): acc[4 j + 2 h + e] is element (16 w + g + 8 h, 8 j + 2 t + e).
-// The TF32 A fragment of one k-step of 8: a[0..3] = (16 w + g, t), (+ 8, t), (g, t + 4), (+ 8, t + 4).
-// The fp16 A fragment of one k-step of 16: a[0..3] = (16 w + g, 2 t .. 2 t + 1), (+ 8, same),
-// (g, 2 t + 8 .. 2 t + 9), (+ 8, same), two values per register, the lower column in the low half.
+// The A fragment of one k-step of 8: a[0..3] = (16 w + g, t), (+ 8, t), (g, t + 4), (+ 8, t + 4).
 #pragma once
 
 #include <cstdint>
@@ -71,68 +68,60 @@ __device__ __forceinline__ void wgmma_product_ss(float (&acc)[16], const float* 
   fence_operands(acc);
 }
 
-// Descriptor of the [N][16] tile of k-step `kstep` of a 16-bit K-major [N][K] operand at `base`.
-template <int K>
-__device__ __forceinline__ uint64_t kmajor16_desc(const void* base, int kstep) {
-  const uint32_t addr = smem_u32(base) + uint32_t(kstep) * uint32_t(kmajor::kStepBytes);
-  constexpr uint64_t kLbo = kmajor::kLboBytes >> 4, kSbo = kmajor::sbo_bytes(K / 2) >> 4;
-  return uint64_t((addr & 0x3FFFFu) >> 4) | (kLbo << 16) | (kSbo << 32);  // layout type 0: no swizzle
-}
-
-// d (m64 x n64) += kScaleA * A (64 x 16, fp16 in registers) * B (16 x 64, fp16, K-major [64][16] in
-// shared memory), fp32 accumulation.
-template <int kScaleA>
-__device__ __forceinline__ void wgmma_f16(float (&d)[32], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b) {
+// d (m64 x kN) += kScaleA * A (64 x 8, registers) * B (8 x kN, K-major [kN][8] in shared memory).
+template <int kN, int kScaleA>
+__device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b) {
+  static_assert(kN == 64 || kN == 128, "phase 2's products are 64 or 128 wide");
   static_assert(kScaleA == 1 || kScaleA == -1, "wgmma scales A by +1 or -1");
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-      "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, {%32,%33,%34,%35}, %36, p, %38, 1, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(1), "n"(kScaleA));
+  if constexpr (kN == 64) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, {%32,%33,%34,%35}, %36, p, %38, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(1), "n"(kScaleA));
+  } else {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+        "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+        "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, {%64,%65,%66,%67}, %68, p, %70, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(1), "n"(kScaleA));
+  }
 }
 
-// d += A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and waits): A's
-// fragments in `a` (4 per k-step), B a 16-bit K-major [64][K] operand at `b`.
-template <int K, int kSteps>
-__device__ __forceinline__ void wgmma_issue16(float (&d)[32], const uint32_t (&a)[4 * kSteps], const void* b) {
+// d += kScaleA * A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and
+// waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`.
+template <int kN, int kScaleA, int K, int kSteps>
+__device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
 #pragma unroll
-  for (int s = 0; s < kSteps; ++s) wgmma_f16<1>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor16_desc<K>(b, s));
+  for (int s = 0; s < kSteps; ++s)
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc<K>(b, s));
 }
 
-// An m64 x (16 kSteps) accumulator as the fp16 A fragments of a product whose reduction index is
-// the accumulator's column, with one power-of-two scale per row (fp16_scale: the row's largest
-// magnitude, over the four threads that hold the row, into [2^14, 2^15)): A fragment register r is
-// accumulator elements acc16_of_a(r, 0 and 1) (kernel_params.h), of row g + 8 (r % 2). up[h] is
-// the scale of row g + 8 h, which the product's result takes back on that row.
+// An m64 x (8 kSteps) accumulator as the A fragments of a product whose reduction index is the
+// accumulator's column, rounded to TF32: its B operand stores that index permuted (kernel_params.h,
+// k_position).
 template <int kSteps>
-__device__ __forceinline__ void acc_to_a16(const float (&acc)[8 * kSteps], uint32_t (&a)[4 * kSteps], float (&up)[2]) {
-  // Each row's largest magnitude in four independent chains of maxima (short dependency chains),
-  // then over the row's four threads.
-  float m[2][4] = {{0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}};
+__device__ __forceinline__ void acc_to_a(const float (&acc)[4 * kSteps], uint32_t (&a)[4 * kSteps]) {
 #pragma unroll
-  for (int i = 0; i < 8 * kSteps; ++i) {
-    float& chain = m[(i >> 1) & 1][((i >> 2) & 1) * 2 + (i & 1)];  // row (i >> 1) & 1
-    chain = fmaxf(chain, fabsf(acc[i]));
-  }
-  float biggest[2], down[2];
+  for (int s = 0; s < kSteps; ++s)
 #pragma unroll
-  for (int h = 0; h < 2; ++h) biggest[h] = fmaxf(fmaxf(m[h][0], m[h][1]), fmaxf(m[h][2], m[h][3]));
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    biggest[h] = fmaxf(biggest[h], __shfl_xor_sync(0xffffffffu, biggest[h], 1));
-    biggest[h] = fmaxf(biggest[h], __shfl_xor_sync(0xffffffffu, biggest[h], 2));
-    const Fp16Scale sc = fp16_scale(biggest[h]);
-    down[h] = sc.down;
-    up[h] = sc.up;
-  }
-#pragma unroll
-  for (int r = 0; r < 4 * kSteps; ++r)
-    a[r] = pack_half2(acc[acc16_of_a(r, 0)] * down[r & 1], acc[acc16_of_a(r, 1)] * down[r & 1]);
+    for (int r = 0; r < 4; ++r) a[4 * s + r] = to_tf32(acc[a_from_acc(s, r)]);
 }
 
 }  // namespace gdn2::kernels

@@ -45,13 +45,13 @@ struct ChunkedStats {
 // The format of the tensor-core operands, emulated: kFp32 keeps every value in fp32 (the algorithm
 // alone); kTf32 rounds them as the GPU kernels do (phase 1's left and right factors, the factor
 // block Qg, Kb, Kend, T, M, and phase 2's S, R, U where they enter a product, all to TF32, round to
-// nearest, ties away; fp32 accumulation: the 32-channel pass); kBf16 is the what-if of phase 2 on
-// bf16 operands (the factor block and S, R, U rounded to bf16 instead, ties to even); kFp16Scaled
-// is phase 2 of the 64- and 128-channel passes (docs/algorithm.md, "Precision"): fp16 operands
-// with a power-of-two scale per product row or column (one scale per token of Qg and Kb, per row
-// of T and M, per key channel of Kend, per value channel of S, R and U: the groups whose scale a
-// wgmma result can take back per row or column), each group's largest magnitude scaled into
-// [2^14, 2^15), then rounded to fp16 (10 mantissa bits, ties to even, subnormals below 2^-14).
+// nearest, ties away; fp32 accumulation); kBf16 is the what-if of phase 2 on bf16 operands (the
+// factor block and S, R, U rounded to bf16 instead, ties to even); kFp16Scaled is the what-if of
+// phase 2 on fp16 operands with a power-of-two scale per product row or column (one scale per
+// token of Qg and Kb, per row of T and M, per key channel of Kend, per value channel of S, R and U:
+// the groups whose scale a wgmma result can take back per row or column), each group's largest
+// magnitude scaled into [2^14, 2^15), then rounded to fp16 (10 mantissa bits, ties to even,
+// subnormals below 2^-14).
 enum class OperandFormat { kFp32, kTf32, kBf16, kFp16Scaled };
 struct Emulation {
   OperandFormat operands = OperandFormat::kFp32;

@@ -1,9 +1,7 @@
-// The K-major operand layouts (src/kernels/kernel_params.h, 32- and 16-bit) against what the wgmma
-// descriptors of src/kernels/wgmma.cuh assume of them, the k permutation of the TF32 factors, the
-// accumulator-to-A-fragment map of the fp16 products (checked on a CPU model of wgmma's register
-// fragments), the fp16 scales, the factor blocks' split into bulk copies, and the swizzled
-// v/w/output tiles of the register-state pass.
-#include <cmath>
+// The K-major operand layout (src/kernels/kernel_params.h) against what the wgmma descriptors of
+// src/kernels/wgmma.cuh assume of it, the k permutation that lets phase 2 feed accumulators as A
+// operands (checked on a CPU model of wgmma's register fragments), the factor block's split
+// into bulk copies, and the swizzled v/w/output tiles of the register-state pass.
 #include <random>
 #include <vector>
 
@@ -66,37 +64,11 @@ TEST(FactorLayout, KPositionIsAPermutationWithinEachKStep) {
   }
 }
 
-TEST(KMajorLayout16, CoreMatricesAndStridesMatchTheDescriptor) {
-  for (const Shape& s : kShapes) {
-    std::vector<int> hits(size_t(s.rows) * s.K, 0);
-    for (int r = 0; r < s.rows; ++r)
-      for (int k = 0; k < s.K; ++k) {
-        const int off = kmajor16_offset(r, k, s.K);  // in 2-byte values
-        ASSERT_GE(off, 0);
-        ASSERT_LT(off, s.rows * s.K);
-        ++hits[size_t(off)];
-        const int core = kmajor16_offset(r & ~7, k & ~7, s.K);
-        // a core matrix: 8 rows of 8 consecutive values, 16 bytes per row, 128 contiguous bytes
-        EXPECT_EQ(off - core, (r & 7) * 8 + (k & 7));
-        EXPECT_EQ(core % 64, 0);
-        if ((k & 15) < 8)  // the second core matrix of a k-step of 16: LBO further on
-          EXPECT_EQ(2 * (kmajor16_offset(r, k + 8, s.K) - off), kmajor::kLboBytes);
-        if (r + 8 < s.rows)  // the next 8-row group: SBO (kmajor16_desc: sbo_bytes(K / 2)) further on
-          EXPECT_EQ(2 * (kmajor16_offset(r + 8, k, s.K) - off), kmajor::sbo_bytes(s.K / 2));
-        if (k + 16 < s.K)  // the next k-step of 16 starts kStepBytes further on
-          EXPECT_EQ(2 * (kmajor16_offset(r, k + 16, s.K) - off), kmajor::kStepBytes);
-      }
-    for (int h : hits) EXPECT_EQ(h, 1) << "shape " << s.rows << "x" << s.K;
-  }
-}
-
-// A CPU model of one m64 x N x K fp16 product on the tensor cores, A from registers, as PTX defines
-// the fragments: in k-step s, register r of thread (w, g, t) holds row 16 w + g + 8 (r % 2) and
-// columns 16 s + 8 (r / 2) + 2 t + e in its halves e; B is read at the descriptor's positions of a
-// factor stored with kmajor16_offset. Feeding each register from the accumulator elements that
-// acc16_of_a names must give the plain product X B^T, where X is the accumulator as a matrix
-// [64][K] and B the factor as a matrix [N][K].
-TEST(FactorLayout16, AccumulatorAsAOperandTimesFactorIsTheProduct) {
+// A CPU model of one m64 x N x K product on the tensor cores, A from registers: every thread's A
+// fragments are taken from its accumulator elements (a_from_acc), B is read at the descriptor's
+// k positions of a factor stored with factor_offset. The result must be the plain product
+// X B^T, where X is the accumulator as a matrix [64][K] and B the factor as a matrix [N][K].
+TEST(FactorLayout, AccumulatorAsAOperandTimesPermutedFactorIsTheProduct) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> small(-4, 4);  // exact in float
   for (const Shape& b : kShapes) {
@@ -105,23 +77,23 @@ TEST(FactorLayout16, AccumulatorAsAOperandTimesFactorIsTheProduct) {
     for (float& v : x) v = float(small(rng));
     for (float& v : bl) v = float(small(rng));
     for (int n = 0; n < N; ++n)
-      for (int k = 0; k < K; ++k) stored[size_t(kmajor16_offset(n, k, K))] = bl[size_t(n) * K + k];
+      for (int k = 0; k < K; ++k) stored[size_t(factor_offset(n, k, K))] = bl[size_t(n) * K + k];
     // accumulator element i of thread (w, g, t): (16 w + g + 8 h, 8 j + 2 t + e), i = 4 j + 2 h + e
     auto acc_elem = [&](int w, int g, int t, int i) {
       const int j = i / 4, h = (i / 2) % 2, e = i % 2;
       return x[size_t(16 * w + g + 8 * h) * K + 8 * j + 2 * t + e];
     };
     std::vector<float> d(size_t(64) * N, 0.f);
-    for (int s = 0; s < K / 16; ++s)
+    for (int s = 0; s < K / 8; ++s)
       for (int w = 0; w < 4; ++w)
         for (int g = 0; g < 8; ++g)
           for (int t = 0; t < 4; ++t)
-            for (int r = 0; r < 4; ++r)
-              for (int e = 0; e < 2; ++e) {
-                const int m = 16 * w + g + 8 * (r & 1), k = 16 * s + 8 * (r >> 1) + 2 * t + e;
-                const float a = acc_elem(w, g, t, acc16_of_a(4 * s + r, e));
-                for (int n = 0; n < N; ++n) d[size_t(m) * N + n] += a * stored[size_t(kmajor16_offset(n, k, K))];
-              }
+            for (int r = 0; r < 4; ++r) {
+              // register r of the A fragment sits at (16 w + g + 8 (r & 1), k position 8 s + t + 4 (r >> 1))
+              const int m = 16 * w + g + 8 * (r & 1), pos = 8 * s + t + 4 * (r >> 1);
+              const float a = acc_elem(w, g, t, a_from_acc(s, r));
+              for (int n = 0; n < N; ++n) d[size_t(m) * N + n] += a * stored[size_t(kmajor_offset(n, pos, K))];
+            }
     for (int m = 0; m < 64; ++m)
       for (int n = 0; n < N; ++n) {
         float want = 0.f;
@@ -131,81 +103,37 @@ TEST(FactorLayout16, AccumulatorAsAOperandTimesFactorIsTheProduct) {
   }
 }
 
-// The scale rule of factor_block16 and of phase 2's fp16 operands against the CPU mirror's
-// (src/reference/chunked.cpp: biggest * 2^e in [2^14, 2^15) with frexp's e2, e = 15 - e2), over
-// every fp32 exponent: the same scale wherever the mirror's is a normal float, and within the
-// documented bounds elsewhere.
-TEST(Fp16Scale, MatchesTheMirrorsRuleAndStaysNormal) {
-  for (int biased = 0; biased < 256; ++biased) {
-    const int e = fp16_scale_exponent(biased);
-    EXPECT_GE(e, -126);
-    EXPECT_LE(e, 114);
-    if (biased >= 15 && biased < 255) {
-      const float biggest = std::ldexp(1.5f, biased - 127);
-      int e2 = 0;
-      std::frexp(biggest, &e2);
-      EXPECT_EQ(-e, 15 - e2) << "biased exponent " << biased;
-      const float scaled = std::ldexp(biggest, -e);
-      EXPECT_GE(scaled, 0x1p14f);
-      EXPECT_LT(scaled, 0x1p15f);
-    } else if (biased < 15) {
-      EXPECT_EQ(e, -126) << "zero and fp32 subnormal maxima (and those below 2^-111)";
-    }
-  }
-}
-
 TEST(FactorBlock, GroupsSplitIntoAlignedCopiesAndOperandsStartAligned) {
-  // The 32-channel pass copies [kKb, kT), [kT, kM) and [kM, kFloats) with one bulk copy each; every
-  // operand starts 16-byte aligned, as wgmma descriptors and the copies require.
+  // Phase 2 copies [kKb, kT), [kT, kM) and [kM, kFloats) with one bulk copy each, or T and M by row
+  // group of the packed format and [kKendT, kFloats) with one (16-byte sizes); every operand starts
+  // 16-byte aligned, as wgmma descriptors and the copies require.
   const int starts[] = {factor_block::kKb, factor_block::kQg, factor_block::kT, factor_block::kM,
                         factor_block::kKendT, factor_block::kGamma, factor_block::kFloats};
   for (int s : starts) EXPECT_EQ(s % 4, 0);
+  for (int rg = 0; rg <= factor_block::kRowGroups; ++rg) EXPECT_EQ(factor_block::triangle_group_offset(rg) % 4, 0);
   EXPECT_EQ(factor_block::kQg - factor_block::kKb, kChunk * kHeadDimK);
   EXPECT_EQ(factor_block::kM - factor_block::kT, kChunk * kChunk);
   EXPECT_EQ(factor_block::kKendT - factor_block::kM, kChunk * kChunk);
+  EXPECT_LE(factor_block::kTriangleFloats, kChunk * kChunk);  // the packed format fits in the slot
   EXPECT_EQ(factor_block::kFloats - factor_block::kGamma, kHeadDimK);
 }
 
-TEST(FactorBlock16, PartsAreAlignedContiguousAndFitTheWorkspaceSlot) {
-  namespace fb = factor_block16;
-  // the register-state passes copy [kKb, kT), T by row group, [kTScale, kM), M by row group and
-  // [kKendT, kBytes), each piece a multiple of 16 bytes from 16-byte aligned offsets
-  const int starts[] = {fb::kKb, fb::kQg, fb::kKbScale, fb::kQgScale, fb::kT, fb::kTScale, fb::kM,
-                        fb::kKendT, fb::kGamma, fb::kMScale, fb::kKendScale, fb::kBytes};
-  for (int s : starts) EXPECT_EQ(s % 16, 0) << s;
-  for (int rg = 0; rg <= fb::kRowGroups; ++rg) EXPECT_EQ(fb::triangle16_group_offset(rg) % 16, 0);
-  EXPECT_EQ(fb::kQg - fb::kKb, 2 * kChunk * kHeadDimK);
-  EXPECT_EQ(fb::kKbScale - fb::kQg, 2 * kChunk * kHeadDimK);
-  EXPECT_EQ(fb::kQgScale - fb::kKbScale, 4 * kChunk);
-  EXPECT_EQ(fb::kT - fb::kQgScale, 4 * kChunk);
-  EXPECT_EQ(fb::kTScale - fb::kT, fb::kTriangleBytes);
-  EXPECT_EQ(fb::kM - fb::kTScale, 4 * kChunk);
-  EXPECT_EQ(fb::kKendT - fb::kM, fb::kTriangleBytes);
-  EXPECT_EQ(fb::kGamma - fb::kKendT, 2 * kHeadDimK * kChunk);
-  EXPECT_EQ(fb::kMScale - fb::kGamma, 4 * kHeadDimK);
-  EXPECT_EQ(fb::kKendScale - fb::kMScale, 4 * kChunk);
-  EXPECT_EQ(fb::kBytes - fb::kKendScale, 4 * kHeadDimK);
-  EXPECT_LE(fb::kTriangleBytes, 2 * kChunk * kChunk);
-  EXPECT_LE(fb::kBytes, 4 * factor_block::kFloats);  // the workspace gives each block a TF32 block's room
-}
-
-// T and M in factor_block16's packed format: row group rg keeps the core matrices of columns
-// k < 8 (rg + 1), and phase 2 copies them to rg * 8 * 64 values in the full 16-bit layout. Every
-// element on or below the diagonal (k <= row) must be among them, each stored once, at the place
-// the full layout gives it; the full layout's other places are the ones phase 2 zeroes.
-TEST(FactorBlock16, PackedTrianglesHoldEveryElementOnOrBelowTheDiagonalOnce) {
+// T and M in the packed format: row group rg keeps the core matrices of columns k < 8 (rg + 1), and
+// phase 2 copies them to rg * 8 * 64 in the full layout. Every element on or below the diagonal
+// (k <= row) must be among them, each stored once, at the place the full layout gives it; the
+// full layout's other places are the ones phase 2 zeroes.
+TEST(FactorBlock, PackedTrianglesHoldEveryElementOnOrBelowTheDiagonalOnce) {
   constexpr int C = kChunk;
-  std::vector<int> packed(factor_block16::kTriangleBytes / 2, 0);
+  std::vector<int> packed(factor_block::kTriangleFloats, 0);
   for (int row = 0; row < C; ++row)
     for (int k = 0; k < C; ++k) {
-      const int full = kmajor16_offset(row, k, C), rg = full / (8 * C), within = 2 * (full % (8 * C));  // bytes
+      const int full = factor_offset(row, k, C), rg = full / (8 * C), within = full % (8 * C);
       ASSERT_EQ(rg, row / 8);
-      const bool stored = within < factor_block16::triangle16_group_bytes(rg);
+      const bool stored = within < factor_block::triangle_group_floats(rg);
       if (k <= row) EXPECT_TRUE(stored) << "(" << row << ", " << k << ")";
       if (stored) {
         EXPECT_LT(k / 8, rg + 1) << "stored columns stay within the row group's 8-column diagonal block";
-        EXPECT_LE(k / 16, row / 16) << "stored columns lie in 16 x 16 blocks on or below the diagonal";
-        ++packed[size_t((factor_block16::triangle16_group_offset(rg) + within) / 2)];
+        ++packed[size_t(factor_block::triangle_group_offset(rg) + within)];
       }
     }
   for (int n : packed) EXPECT_EQ(n, 1);
