@@ -213,9 +213,10 @@ def test_erase_gate_extremes(b_value, kind, lengths):
 # Magnitudes far from 1 and far apart: q x 2^-20, and each value channel (v and the initial state's
 # rows) scaled by its own power of two from 2^-24 to 2^24. Value channels evolve independently, so
 # each is checked on its own, against its own norm: a pass that lost the small channels next to
-# the large ones (as operands of a narrow range with one scale per value channel would, wrongly
-# chosen: docs/performance.md, 1c7749e) fails here. T1024 runs the 32-channel pass, T65+63+1 the
-# 64-channel one, 1x40 the 128-channel one (src/launch.cu).
+# the large ones fails here (operands of a narrow range, such as the fp16 ones with one scale per
+# value channel tried in 1c7749e, would if a scale were chosen wrongly: docs/performance.md).
+# T1024 runs the 32-channel pass, T65+63+1 the 64-channel one, 1x40 the 128-channel one
+# (src/launch.cu).
 @pytest.mark.parametrize("lengths", [(1024,), (65, 63, 1), (1,) * 40], ids=["T1024", "T65+63+1", "1x40"])
 def test_far_magnitudes_per_value_channel(lengths):
     inp = make_inputs(lengths, 16, 16, kind="model", initial_state=True, seed=12, device="cuda",
