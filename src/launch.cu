@@ -87,9 +87,12 @@ Status forward(const ForwardArgs& a, Stream stream) {
 
   // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
   // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
-  // are formed and read once for the whole head, and there are half as many waves.
+  // are copied and read once for the whole head, and there are half as many waves. The
+  // register-state passes (64 and 128 channels) read T and M packed (kernel_params.h,
+  // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
+  // the chain of its chunks, copies them whole.
   const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
-  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : 64;
+  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
 
   kernels::ChunkFactorsParams f;
   f.seq = sequences_of(a, sh);
@@ -100,9 +103,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.b = static_cast<const uint16_t*>(a.b.data);
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
-  // The register-state passes form Kb, Qg, Kend^T and gamma from q, k, b and g themselves: phase 1
-  // writes them only T and M, packed (kernel_params.h, triangle_block).
-  f.triangles_only = slice != 32;
+  f.packed_triangles = slice != 32;
   // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
   // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
   // below), and the pass copies each block as soon as it is published. Measured on one sequence of
@@ -142,10 +143,6 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
   s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
   s.factors = f.factors;
-  s.q = f.q;
-  s.k = f.k;
-  s.b = f.b;
-  s.g = f.g;
   s.fault_words = f.fault_words;
   s.fault_count = int(phase1_grid);
   s.ready = f.ready;
@@ -159,7 +156,9 @@ Status forward(const ForwardArgs& a, Stream stream) {
   if (err == 0 && f.work_counter != nullptr) err = int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t), cs));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
-    err = slice == 32 ? kernels::launch_state_pass_v32(s, stream) : kernels::launch_state_pass_v64(s, stream);
+    err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)
+          : slice == 64 ? kernels::launch_state_pass_v64(s, stream)
+                        : kernels::launch_state_pass_v128(s, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);

@@ -67,6 +67,15 @@ __device__ Chunk chunk_of_slot(const Sequences& seq, int64_t slot) {
   return {t0, int((sb.eos - t0 < kC ? sb.eos - t0 : int64_t(kC))), true};
 }
 
+__device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
+  const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    f[2 * i] = bf16_to_float(uint16_t(w[i] & 0xffffu));
+    f[2 * i + 1] = bf16_to_float(uint16_t(w[i] >> 16));
+  }
+}
+
 // One thread's share of a chunk's inputs, as loaded: every global load is issued before any is
 // used (one memory round trip), and the next chunk's are issued while this one is finished.
 constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
@@ -122,10 +131,9 @@ __device__ __forceinline__ void prefetch_chunk(const ChunkFactorsParams& p, int 
   }
 }
 
-// q, k, b*k and the decay factors into shared memory (fp32), and (kGamma) the partial log sums for gamma.
+// q, k, b*k and the decay factors into shared memory (fp32), and the partial log sums for gamma.
 // A, M and T are never zeroed: every 16 x 16 block on or below the diagonal is written whole, and
 // no one reads the blocks above it (store_square and store_triangle skip them).
-template <bool kGamma>
 __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   const int tid = threadIdx.x;
   const uint4 (&qv)[kVecPasses] = in.q;
@@ -163,10 +171,8 @@ __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
     }
     *reinterpret_cast<float4*>(sm.d + r * kLd + c0) = make_float4(d[0], d[1], d[2], d[3]);
   }
-  if constexpr (kGamma) {
 #pragma unroll
-    for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
-  }
+  for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
 }
 
 // Rows row0 .. row0 + 15 of channel c of a [64][K] tile, all loads issued before any use: the
@@ -654,9 +660,6 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 
 // The factors of item `item` (the CTA's `ordinal`-th) from its staged inputs, then (while they are
 // in flight) the next item's inputs fetched into `next`.
-// kTrianglesOnly: only T and M, packed (kernel_params.h, triangle_block), for the register-state
-// passes, which form the decayed rows themselves; else the whole factor block.
-template <bool kTrianglesOnly>
 __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int64_t item, ChunkInputs& next,
                               [[maybe_unused]] int ordinal) {
   // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
@@ -669,7 +672,7 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
     }
     if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
   }
-  if constexpr (!kTrianglesOnly) store_decayed_rows(block, sm);
+  store_decayed_rows(block, sm);
   // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
   // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
   const MidColumn mid = mid_column(sm);
@@ -695,9 +698,9 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
   GDN2_TIMELINE_MARK(4, ordinal);
   invert_off_diagonal_blocks(sm.A, T, sm.right);
   GDN2_TIMELINE_MARK(5, ordinal);
-  if constexpr (kTrianglesOnly) {
-    store_triangle(T, block + triangle_block::kT, threadIdx.x, kThreads);
-    store_triangle(sm.M, block + triangle_block::kM, threadIdx.x, kThreads);
+  if (p.packed_triangles) {
+    store_triangle(T, block + factor_block::kT, threadIdx.x, kThreads);
+    store_triangle(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
   } else {
     store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
     store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
@@ -709,9 +712,8 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
 // registers while the previous item is finished (and on the static schedule sent to L2 before).
 // kPublish: a state pass runs alongside (p.ready is set), so each factor block is published. A
 // separate instantiation: compiled in as a run-time branch, the publication changed the schedule
-// of the whole kernel (docs/performance.md, 69f31c9). kTrianglesOnly: p.triangles_only (its own
-// instantiation for the same reason).
-template <bool kPublish, bool kTrianglesOnly>
+// of the whole kernel (docs/performance.md, 69f31c9).
+template <bool kPublish>
 __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
@@ -734,10 +736,10 @@ __global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkF
     // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
     if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) bad_offsets |= offset_is_inconsistent(p.seq, slot);
     if (chunk.valid) {  // uniform across the CTA
-      stage_chunk<!kTrianglesOnly>(in, sm);
+      stage_chunk(in, sm);
       __syncthreads();
       GDN2_TIMELINE_MARK(1, ordinal);
-      chunk_factors<kTrianglesOnly>(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, item, in, ordinal);
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, item, in, ordinal);
     } else {
       if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
       __syncthreads();
@@ -769,24 +771,22 @@ int read_phase1_timeline(long long* marks, int* items) {
 #endif
 
 namespace {
-template <bool kPublish, bool kTrianglesOnly>
+template <bool kPublish>
 int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   const int smem = int(sizeof(Smem));
   static std::atomic<uint64_t> smem_set{0};
-  const int err = allow_dynamic_smem(chunk_factors_kernel<kPublish, kTrianglesOnly>, smem, smem_set);
+  const int err = allow_dynamic_smem(chunk_factors_kernel<kPublish>, smem, smem_set);
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
-  chunk_factors_kernel<kPublish, kTrianglesOnly><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  chunk_factors_kernel<kPublish><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }
 }  // namespace
 
 int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream) {
-  // A state pass alongside phase 1 is always the 32-channel one (whole factor blocks).
-  if (p.ready != nullptr) return launch_chunk_factors_variant<true, false>(p, stream);
-  return p.triangles_only ? launch_chunk_factors_variant<false, true>(p, stream)
-                          : launch_chunk_factors_variant<false, false>(p, stream);
+  return p.ready != nullptr ? launch_chunk_factors_variant<true>(p, stream)
+                            : launch_chunk_factors_variant<false>(p, stream);
 }
 
 }  // namespace gdn2::kernels

@@ -51,15 +51,6 @@ __device__ __forceinline__ float bf16_to_float(uint16_t x) {
 __device__ __forceinline__ uint16_t float_to_bf16(float x) {
   return __bfloat16_as_ushort(__float2bfloat16_rn(x));
 }
-// Eight bf16 values (one 16-byte load) as fp32.
-__device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
-  const uint32_t w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    f[2 * i] = bf16_to_float(uint16_t(w[i] & 0xffffu));
-    f[2 * i + 1] = bf16_to_float(uint16_t(w[i] >> 16));
-  }
-}
 
 // Per-token log decay in base 2; the decay factor is d = exp2(decay_log2(g)) in [0, 1]
 // (docs/algorithm.md): out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN
@@ -158,11 +149,6 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
 
 // fp32 rounded to TF32 (the low 13 bits cleared), as tensor-core operands are stored.
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
-// The same value as a tensor-core operand in one instruction: half of TF32's unit in the last place
-// added to the bits, whose low 13 the tensor core does not read (it truncates), so that it reads x
-// rounded to nearest, ties away from zero, as cvt.rna.tf32 (which takes four instructions on sm_90).
-// For finite x; the low bits stay set, so the value is for tensor-core operands only.
-__device__ __forceinline__ float tf32_operand(float x) { return __uint_as_float(__float_as_uint(x) + 0x1000u); }
 
 // ---------------------------------------------------------------------------------------------
 // Bulk asynchronous copies (TMA, no tensor map) completing on shared-memory barriers.

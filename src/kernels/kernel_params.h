@@ -44,16 +44,6 @@ constexpr int triangle_group_floats(int rg) { return 64 * (rg + 1); }
 inline constexpr int kTriangleFloats = triangle_group_offset(kRowGroups);  // 2304 of 4096
 }  // namespace factor_block
 
-// What phase 1 writes for the register-state passes (ChunkFactorsParams::triangles_only): only T
-// and M, both packed, in the slot of a factor block (same stride). Those passes form Kb, Qg,
-// Kend^T and gamma themselves from q, k, b and g (state_pass_rs.cuh, produce_rows), so that the
-// block is 18 KB of the 128.5 KB.
-namespace triangle_block {
-inline constexpr int kT = 0;
-inline constexpr int kM = factor_block::kTriangleFloats;
-inline constexpr int kFloats = 2 * factor_block::kTriangleFloats;
-}  // namespace triangle_block
-
 // The layout of every tensor-core operand, in the factor block and in phase 2's shared memory: K-major,
 // wgmma's canonical layout without swizzle. Core matrices of 8 rows x 4 TF32 values (one 16-byte row
 // each, 128 contiguous bytes), the core matrices of an 8-row group consecutive along K, then the next
@@ -66,17 +56,6 @@ inline constexpr int kStepBytes = 256;                    // next k-step of 8 va
 }  // namespace kmajor
 constexpr int kmajor_offset(int row, int k, int K) {
   return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
-}
-
-// The operands that the register-state passes form in shared memory themselves (Kb, Qg as
-// [64 tokens][K], Kend^T as [K][64 tokens]): K-major in wgmma's 128-byte swizzle. Columns of 32 TF32
-// values (one 128-byte row each) for all rows, one column after the other; within each 1024-byte group
-// of 8 rows, 16-byte part j of row r lands at part j ^ (r % 8). Threads that store one 16-byte vector
-// each, all for the same row index mod 8 but for the 8 parts of one row, hit distinct banks. The
-// columns must be 1024-byte aligned. A wgmma descriptor of it has SBO = 1024 bytes (LBO unused);
-// k-step s starts at column s / 4, 32 (s % 4) bytes in.
-constexpr int sw128_offset(int row, int k, int rows) {
-  return (k >> 5) * (rows * 32) + row * 32 + ((((k >> 2) & 7) ^ (row & 7)) << 2) + (k & 3);
 }
 
 // Phase 2 takes the A operand of every product from an accumulator in registers (state_pass.cu). A
@@ -123,9 +102,7 @@ struct ChunkFactorsParams {
   const uint16_t* b = nullptr;
   const float* g = nullptr;     // fp32 [T, Hq, K]
   float* factors = nullptr;     // [Hq, slots] factor blocks
-  // Only T and M, packed (triangle_block): for the register-state passes. Else the whole factor
-  // block with T and M in the full layout (the 32-channel pass).
-  bool triangles_only = false;
+  bool packed_triangles = false;  // T and M in the packed format (factor_block): for the register-state passes
   // One word per CTA, always written: 1 if an offset of cu_seqlens that the CTA checked is
   // inconsistent, else 0 (not zeroed before the launch).
   int* fault_words = nullptr;
@@ -151,12 +128,7 @@ struct StatePassParams {
   const float* initial_state = nullptr;  // fp32 [N, Hv, V, K] or null
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
   float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
-  const float* factors = nullptr;     // [Hq, slots] factor blocks (triangle_block for the register-state passes)
-  // The key side as phase 1 reads it: the register-state passes form Kb, Qg, Kend^T and gamma.
-  const uint16_t* q = nullptr;  // bf16 [T, Hq, K]
-  const uint16_t* k = nullptr;
-  const uint16_t* b = nullptr;
-  const float* g = nullptr;     // fp32 [T, Hq, K]
+  const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
   const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel pass only)
@@ -186,6 +158,7 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
 // per CTA (state_pass_v128.cu).
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
+int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE

@@ -7,19 +7,18 @@
 // Value channels evolve independently, so a consumer warpgroup owns a slice of 64 value channels of
 // one (sequence, value head), the M = 64 rows of every product. A CTA has kConsumers of them
 // (state_pass_v64.cu: one, two CTAs per head; state_pass_v128.cu: two, one CTA per head, which
-// forms and reads each chunk's factors once for 128 channels); the CTAs of a head do not communicate.
+// copies and reads each chunk's factors once for 128 channels); the CTAs of a head do not communicate.
 //
 // Two roles (docs/design.md, "Phase 2"):
 //   - each consumer warpgroup holds its S^T (64 x 128, fp32) in registers across chunks and runs
 //     every product as wgmma with A from registers: each product's A is the previous product's
 //     accumulator, rounded to TF32 (wgmma.cuh, acc_to_a); the factors are the B operands;
-//   - the producer warpgroup forms Kb, Qg, Kend^T and gamma of each chunk from q, k, b and g (the
-//     decayed rows, which phase 1 then need not write: of a factor block it writes only T and M,
-//     kernel_params.h, triangle_block), copies T and M (bulk copies), and v and w of each consumer's
-//     slice (one TMA box each), each into its buffer as soon as every consumer has released the
-//     previous chunk's contents ("empty" barriers); the consumers wait on "full" barriers.
+//   - the producer warpgroup: warp 0 copies each factor group into shared memory (bulk copies
+//     completing on "full" barriers) as soon as every consumer has released the previous chunk's
+//     copy ("empty" barriers); warp 1 + i copies consumer i's rows of v and w (one TMA box each) the
+//     same way. With two consumers the producers give their registers to them (setmaxnreg).
 // Shared memory carries only the factors, v, w (each read once per chunk and consumer) and the
-// output tiles; a consumer never waits for another warpgroup's products, only for its producer.
+// output tiles; a consumer never waits for another warpgroup's products, only for copies.
 #pragma once
 
 #include <atomic>
@@ -32,7 +31,16 @@ namespace gdn2::kernels::state_pass_rs {
 constexpr int kSliceV = 64;      // value channels per consumer warpgroup
 constexpr int kWarpgroup = 128;  // threads
 constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the last products of
-                                 // chunk c + 1 need not wait for their producer to finish chunk c
+                                 // chunk c + 1 need not wait for a copy issued after chunk c's last
+                                 // products
+// Registers per thread after setmaxnreg with two consumers: 2 x 128 x 232 + 128 x 40 = 64512.
+constexpr int kConsumerRegs = 232, kProducerRegs = 40;
+
+// The factor groups of a chunk, in the layout of its factor block (T and M read packed and
+// unpacked into the full layout: copy_triangle).
+constexpr int kKqFloats = factor_block::kT - factor_block::kKb;      // Kb, Qg
+constexpr int kMkFloats = factor_block::kFloats - factor_block::kM;  // M, Kend^T, gamma
+constexpr int kKendGammaFloats = factor_block::kFloats - factor_block::kKendT;
 
 // A [64 tokens][64 channels] bf16 tile (v, w or the output of one consumer), in the TMA's 128-byte
 // swizzle (kernel_params.h, swizzled_tile_offset): the consumer's accesses (tokens 8 j + 2 t + e for
@@ -40,257 +48,62 @@ constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the
 static_assert(kTileChannels == kSliceV, "a tile holds one consumer's channels");
 constexpr int kTile = kC * kSliceV;
 
-// Kb, Qg and Kend^T in the 128-byte swizzle (kernel_params.h, sw128_offset), formed here by the
-// producer warpgroup; T and M copied from phase 1's packed triangles into the canonical layout
-// (copy_triangle). The swizzled operands and the tiles need 1024-byte alignment: the struct is
-// aligned so, every array before them is a multiple of 1024 bytes, and dynamic shared memory starts
-// at the window's base (the kernel has no static shared memory).
-// The factors of a chunk's last products (double-buffered), one stage together, so that a consumer
-// needs one stage-dependent address.
-struct alignas(1024) MkStage {
-  float kend[kK * kC];
-  float m[kSquareFloats];
-  float gamma[kK];
-};
+// The tiles need 1024-byte alignment (TMA's 128-byte swizzle): the struct is aligned so, and dynamic
+// shared memory starts at the window's base (the kernel has no static shared memory).
 template <int kConsumers>
 struct alignas(1024) Smem {
-  float kb[kC * kK];
-  float qg[kC * kK];
-  MkStage mk[kMkStages];
+  float kq[kKqFloats];
   float t[kSquareFloats];
+  float mk[kMkStages][kMkFloats];
   uint16_t v[kConsumers][kTile];  // v and w of each consumer's slice for one chunk; rows past the
   uint16_t w[kConsumers][kTile];  // chunk's end are not read
   uint16_t o[kConsumers][kTile];  // each consumer's output of the chunk, staged for 16-byte stores
   uint64_t mk_full[kMkStages], mk_empty[kMkStages];
-  uint64_t kq_full, kq_empty, t_full;
-  uint64_t vw_full[kConsumers];
+  uint64_t kq_full, kq_empty, t_full, t_empty;
+  uint64_t vw_full[kConsumers], vw_empty[kConsumers];
 };
 
-// Arrivals that complete a phase of each "full" barrier: Kb/Qg by the whole producer warpgroup;
-// M/Kend^T/gamma by the warpgroup and the copy of M (one more arrival, with its bytes); T by its copy.
-constexpr int kKqFullArrivals = kWarpgroup, kMkFullArrivals = kWarpgroup + 1;
-
-// A decay factor exp2(l), l = decay_log2(g) <= 0, in one instruction (ex2.approx, relative error
-// about 2^-22; factors below 2^-126, which no product can tell from zero, flush to zero).
-__device__ __forceinline__ float decay_factor(float l) {
-  float d;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(d) : "f"(l));
-  return d;
-}
-
-// The producer warpgroup's thread `c` (one key channel): Kend^T's row c, Kend^T(c, j) = k_j[c] P(j,
-// last) (a backward running product of the decay factors, as phase 1 formed it), and gamma[c] from the
-// summed log decays (docs/algorithm.md). Rows past the chunk's end are zero keys with decay 1. Loads of
-// the chunk are issued together (each from a valid row: a branch per load would serialise them); the stores are 16-byte vectors of positions 4 u .. 4 u + 3 (tokens
-// 0, 2, 4, 6 and 1, 3, 5, 7 of each 8, kernel_params.h, k_position), rows c of 8 consecutive threads
-// on distinct banks.
-__device__ __forceinline__ void form_kend_gamma(const StatePassParams& p, int hk, const ChunkRef& ch, float* kend,
-                                                float* gamma) {
-  const int c = threadIdx.x % kWarpgroup;
-  const int64_t stride = int64_t(p.Hq) * kK, at = (ch.t0 * p.Hq + hk) * kK + c;
-  float kv[kC], lv[kC];
-#pragma unroll
-  for (int i = 0; i < kC; ++i) {  // unconditional loads (a clamped row), so that all are in flight at once
-    const int tok = i, src = tok < ch.len ? tok : ch.len - 1;
-    const uint16_t k_raw = p.k[at + src * stride];
-    const float g_raw = p.g[at + src * stride];
-    kv[i] = tok < ch.len ? bf16_to_float(k_raw) : 0.f;
-    lv[i] = tok < ch.len ? decay_log2(g_raw) : 0.f;
-  }
-  float r = 1.f, log2_sum = 0.f;
-#pragma unroll
-  for (int g8 = kC / 8 - 1; g8 >= 0; --g8) {
-    float x[8];
-#pragma unroll
-    for (int i = 7; i >= 0; --i) {
-      x[i] = tf32_operand(kv[8 * g8 + i] * r);
-      r *= decay_factor(lv[8 * g8 + i]);
-      log2_sum += lv[8 * g8 + i];
-    }
-    *reinterpret_cast<float4*>(kend + sw128_offset(c, 8 * g8, kK)) = make_float4(x[0], x[2], x[4], x[6]);
-    *reinterpret_cast<float4*>(kend + sw128_offset(c, 8 * g8 + 4, kK)) = make_float4(x[1], x[3], x[5], x[7]);
-  }
-  gamma[c] = exp2f(log2_sum);
-}
-
-// The producer warpgroup's share of Qg_i = q_i P(-1, i) and Kb_i = (b_i * k_i) P(-1, i): thread
-// (warp w, lane l) takes channels 8 grp .. 8 grp + 7, grp = 4 w + l % 4, of tokens 8 tb .. 8 tb + 7,
-// tb = l / 4. Each block's decay product is passed along the eight token blocks (lanes 4 apart) as
-// an exclusive prefix. The loads and the prefix are done before Kb and Qg's buffer is free.
-struct RowInputs {  // token 8 tb + i, channels 8 grp .. 8 grp + 7 (zero past the chunk's end)
-  uint4 q[8], k[8], b[8];
-  float4 g[8][2];
-};
-__device__ __forceinline__ int64_t row_offset(const StatePassParams& p, int hk, const ChunkRef& ch, int tok) {
-  const int lane = threadIdx.x & 31, grp = 4 * ((threadIdx.x % kWarpgroup) / 32) + (lane & 3);
-  return ((ch.t0 + tok) * p.Hq + hk) * kK + 8 * grp;
-}
-__device__ __forceinline__ RowInputs row_inputs(const StatePassParams& p, int hk, const ChunkRef& ch) {
-  const int tb = (threadIdx.x & 31) >> 2;
-  RowInputs in;
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {  // unconditional loads of a clamped row, as in form_kend_gamma
-    const int tok = 8 * tb + i;
-    const int64_t off = row_offset(p, hk, ch, tok < ch.len ? tok : ch.len - 1);
-    in.q[i] = *reinterpret_cast<const uint4*>(p.q + off);
-    in.k[i] = *reinterpret_cast<const uint4*>(p.k + off);
-    in.b[i] = *reinterpret_cast<const uint4*>(p.b + off);
-    in.g[i][0] = *reinterpret_cast<const float4*>(p.g + off);
-    in.g[i][1] = *reinterpret_cast<const float4*>(p.g + off + 4);
-  }
-#pragma unroll
-  for (int i = 0; i < 8; ++i)
-    if (8 * tb + i >= ch.len) {
-      in.q[i] = in.k[i] = in.b[i] = make_uint4(0u, 0u, 0u, 0u);
-      in.g[i][0] = in.g[i][1] = make_float4(0.f, 0.f, 0.f, 0.f);
-    }
-  return in;
-}
-// Decay factor d of channel 8 grp + e of token 8 tb + i.
-__device__ __forceinline__ void row_decays(const RowInputs& in, int i, float (&d)[8]) {
-  const float g[8] = {in.g[i][0].x, in.g[i][0].y, in.g[i][0].z, in.g[i][0].w,
-                      in.g[i][1].x, in.g[i][1].y, in.g[i][1].z, in.g[i][1].w};
-#pragma unroll
-  for (int e = 0; e < 8; ++e) d[e] = decay_factor(decay_log2(g[e]));
-}
-// P(-1, 8 tb - 1) of each of the thread's channels: an exclusive scan of the blocks' products.
-__device__ __forceinline__ void row_prefix(const RowInputs& in, float (&pre)[8]) {
-  const int lane = threadIdx.x & 31;
-  float prod[8];
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    float d[8];
-    row_decays(in, i, d);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) prod[e] = i == 0 ? d[e] : prod[e] * d[e];
-  }
-#pragma unroll
-  for (int e = 0; e < 8; ++e) {  // inclusive scan over the token blocks (lanes 4, 8, 16 apart), then shifted by one block
-    float v = prod[e], up;
-    up = __shfl_up_sync(0xffffffffu, v, 4);
-    if (lane >= 4) v *= up;
-    up = __shfl_up_sync(0xffffffffu, v, 8);
-    if (lane >= 8) v *= up;
-    up = __shfl_up_sync(0xffffffffu, v, 16);
-    if (lane >= 16) v *= up;
-    up = __shfl_up_sync(0xffffffffu, v, 4);
-    pre[e] = lane >= 4 ? up : 1.f;
-  }
-}
-// Then the rows, once the buffer is free. Stores: 16-byte vectors of positions 8 grp + 4 u .. + 3
-// (channels 8 grp + u, + 2, + 4, + 6) of one token; the threads of odd token blocks store u = 1
-// first, so that the 8 threads of each quarter warp hit the 8 parts of a 128-byte row (sw128_offset).
-__device__ __forceinline__ void form_qg_kb(const RowInputs& in, const float (&pre)[8], float* qg, float* kb) {
-  const int lane = threadIdx.x & 31, grp = 4 * ((threadIdx.x % kWarpgroup) / 32) + (lane & 3), tb = lane >> 2;
-  const bool odd_first = tb & 1;
-  float r[8];
-#pragma unroll
-  for (int e = 0; e < 8; ++e) r[e] = pre[e];
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int tok = 8 * tb + i;
-    float q[8], k[8], b[8], d[8], xq[8], xb[8];
-    unpack_bf16x8(in.q[i], q);
-    unpack_bf16x8(in.k[i], k);
-    unpack_bf16x8(in.b[i], b);
-    row_decays(in, i, d);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) {
-      r[e] *= d[e];
-      xq[e] = tf32_operand(q[e] * r[e]);
-      xb[e] = tf32_operand((b[e] * k[e]) * r[e]);  // b * k is exact in fp32
-    }
-    const float4 q_even = make_float4(xq[0], xq[2], xq[4], xq[6]), q_odd = make_float4(xq[1], xq[3], xq[5], xq[7]);
-    const float4 b_even = make_float4(xb[0], xb[2], xb[4], xb[6]), b_odd = make_float4(xb[1], xb[3], xb[5], xb[7]);
-    const int first = sw128_offset(tok, 8 * grp + (odd_first ? 4 : 0), kC);
-    const int second = sw128_offset(tok, 8 * grp + (odd_first ? 0 : 4), kC);
-    *reinterpret_cast<float4*>(qg + first) = odd_first ? q_odd : q_even;
-    *reinterpret_cast<float4*>(kb + first) = odd_first ? b_odd : b_even;
-    *reinterpret_cast<float4*>(qg + second) = odd_first ? q_even : q_odd;
-    *reinterpret_cast<float4*>(kb + second) = odd_first ? b_even : b_odd;
-  }
-}
-
-// The chunk's rows of q, k, b and g into L2 (no completion to wait for): thread t of the producer
-// warpgroup sends token t % 64 of q and k (t < 64) or of b and g.
-__device__ __forceinline__ void prefetch_rows(const StatePassParams& p, int hk, const ChunkRef& ch) {
-  const int t = threadIdx.x % kWarpgroup, tok = t % kC;
-  if (tok >= ch.len) return;
-  const int64_t off = ((ch.t0 + tok) * p.Hq + hk) * kK;
-  if (t < kC) {
-    prefetch_l2(p.q + off, kK * sizeof(uint16_t));
-    prefetch_l2(p.k + off, kK * sizeof(uint16_t));
-  } else {
-    prefetch_l2(p.b + off, kK * sizeof(uint16_t));
-    prefetch_l2(p.g + off, kK * sizeof(float));
-  }
-}
-
-// M, Kend^T and gamma of chunk c into stage c % 2, once the consumers have released its contents
-// (chunk c - 2): thread 0 copies M (phase 1's packed triangle), the warpgroup forms the rest.
+// Producer warp 1 + i, lane 0: consumer i's slice of v and w for each chunk, one TMA box each
+// (64 tokens from the chunk's first; rows past the chunk's end are other tokens or zeros, not read).
 template <int kConsumers>
-__device__ __forceinline__ void produce_mk(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t c,
-                                           Smem<kConsumers>& sm) {
-  const ChunkRef ch = chunk_ref(sb, s, c);
-  const int stage = int(c % kMkStages);
-  const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
-  if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
-  fence_proxy_async();  // the consumers' reads (async proxy) before this stage's writes
-  if (threadIdx.x % kWarpgroup == 0) {
-    mbarrier_expect_bytes(&sm.mk_full[stage], kTriangleBytes);
-    copy_triangle(sm.mk[stage].m, p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats + triangle_block::kM,
-                  &sm.mk_full[stage]);
-  }
-  form_kend_gamma(p, hk, ch, sm.mk[stage].kend, sm.mk[stage].gamma);
-  fence_proxy_async();  // the generic stores before the consumers' wgmma read them
-  mbarrier_arrive(&sm.mk_full[stage]);
-}
-
-// The producer warpgroup. Per chunk c, in the order the consumers need them: lane 0 of warp 1 + i
-// copies consumer i's slice of v and w (one TMA box each); the warpgroup forms Kb and Qg (its loads
-// and decay factors first, the stores once the consumers have released chunk c - 1's); thread 0
-// copies T (phase 1's packed triangle, kernel_params.h, triangle_block); then M, Kend^T and gamma
-// of chunk c + 1 (double-buffered: chunk c's were formed one iteration earlier). Each buffer is
-// written once every consumer has released its previous contents ("empty" barriers); each writer
-// fences its generic stores before arriving on the "full" barrier, so that the consumers' wgmma
-// (the async proxy) see them. The rows of q, k, b and g go to L2 two chunks ahead.
-template <int kConsumers>
-__device__ void produce(const StatePassParams& p, const SeqBounds& sb, int s, int h, int hk, int v0, int64_t nchunks,
-                        Smem<kConsumers>& sm) {
-  if (nchunks > 1) prefetch_rows(p, hk, chunk_ref(sb, s, 1));
-  if (nchunks > 0) produce_mk(p, sb, s, hk, 0, sm);
+__device__ void produce_vw(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0, int64_t nchunks,
+                           int i, Smem<kConsumers>& sm) {
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
-    if (c + 2 < nchunks) prefetch_rows(p, hk, chunk_ref(sb, s, c + 2));
-    const RowInputs in = row_inputs(p, hk, ch);
-    float pre[8];
-    row_prefix(in, pre);
-    if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
-    fence_proxy_async();
-    form_qg_kb(in, pre, sm.qg, sm.kb);
-    fence_proxy_async();
-    mbarrier_arrive(&sm.kq_full);
-
-    if (c + 1 < nchunks) produce_mk(p, sb, s, hk, c + 1, sm);
+    if (c > 0) mbarrier_wait(&sm.vw_empty[i], uint32_t(c - 1) & 1);
+    fence_proxy_async();  // the consumer's generic reads of the tiles before the copies' writes
+    mbarrier_expect_bytes(&sm.vw_full[i], 2 * kTile * sizeof(uint16_t));
+    tma_load_2d(sm.v[i], &p.v_map, h * kV + v0, int(ch.t0), &sm.vw_full[i]);
+    tma_load_2d(sm.w[i], &p.w_map, h * kV + v0, int(ch.t0), &sm.vw_full[i]);
   }
 }
 
-// One thread of consumer i: its slice of v and w for chunk `ch`, one TMA box each, into `v` and `w`
-// (whose previous contents every thread of the warpgroup has read: a warpgroup barrier precedes).
-__device__ __forceinline__ void copy_vw(const StatePassParams& p, const ChunkRef& ch, int h, int v0, uint64_t* full,
-                                       const uint16_t* v, const uint16_t* w) {
-  fence_proxy_async();  // the warpgroup's generic reads of the tiles before the copies' writes
-  mbarrier_expect_bytes(full, 2 * kTile * sizeof(uint16_t));
-  tma_load_2d(const_cast<uint16_t*>(v), &p.v_map, h * kV + v0, int(ch.t0), full);
-  tma_load_2d(const_cast<uint16_t*>(w), &p.w_map, h * kV + v0, int(ch.t0), full);
-}
-
-// One thread of the consumer: T of chunk `ch` (phase 1's packed triangle, kernel_params.h,
-// triangle_block) into `t` (whose previous contents the warpgroup's products have read).
-__device__ __forceinline__ void copy_t(const StatePassParams& p, const ChunkRef& ch, int hk, uint64_t* full, float* t) {
-  fence_proxy_async();
-  mbarrier_expect_bytes(full, kTriangleBytes);
-  copy_triangle(t, p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats + triangle_block::kT, full);
+// Producer warp 0, lane 0: per chunk Kb/Qg, T, then M/Kend^T/gamma, each issued once the consumers
+// have released the buffer's previous contents. Each fence orders the consumers' generic reads of
+// the buffer before the copies' writes.
+template <int kConsumers>
+__device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, int s, int hk, int64_t nchunks,
+                                Smem<kConsumers>& sm) {
+  constexpr uint32_t kKendGammaBytes = uint32_t(kKendGammaFloats) * sizeof(float);
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    const float* block = p.factors + (int64_t(hk) * p.slots + ch.slot) * factor_block::kFloats;
+    if (c > 0) mbarrier_wait(&sm.kq_empty, uint32_t(c - 1) & 1);
+    fence_proxy_async();
+    bulk_load(sm.kq, block + factor_block::kKb, uint32_t(sizeof(sm.kq)), &sm.kq_full);
+    if (c > 0) mbarrier_wait(&sm.t_empty, uint32_t(c - 1) & 1);
+    fence_proxy_async();
+    mbarrier_expect_bytes(&sm.t_full, kTriangleBytes);
+    copy_triangle(sm.t, block + factor_block::kT, &sm.t_full);
+    const int stage = int(c % kMkStages);
+    const uint32_t use = uint32_t(c / kMkStages);  // how often this stage was filled before
+    if (use > 0) mbarrier_wait(&sm.mk_empty[stage], (use - 1) & 1);
+    fence_proxy_async();
+    mbarrier_expect_bytes(&sm.mk_full[stage], kTriangleBytes + kKendGammaBytes);
+    copy_triangle(sm.mk[stage], block + factor_block::kM, &sm.mk_full[stage]);
+    bulk_copy(sm.mk[stage] + (factor_block::kKendT - factor_block::kM), block + factor_block::kKendT, kKendGammaBytes,
+              &sm.mk_full[stage]);
+  }
 }
 
 // Consumer i's warpgroup barrier (ids 1, 2; 0 is __syncthreads).
@@ -304,7 +117,7 @@ __device__ __forceinline__ void sync_consumer(int i) {
 // share their A, [R^T | O^T] and [O^T | S1^T], measured slower than these n64 and n128 ones:
 // docs/performance.md.)
 template <int kConsumers>
-__device__ __forceinline__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, int h, int hk, int v0,
+__device__ __forceinline__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0,
                                         int64_t state_off, int64_t nchunks, int i, Smem<kConsumers>& sm) {
   constexpr int kStepsK = kK / 8, kStepsC = kC / 8;
   const int tid = threadIdx.x % kWarpgroup, lane = threadIdx.x & 31;
@@ -325,38 +138,31 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
       st[4 * j + 2 * hh + 1] = x.y;
     }
 
-  if (tid == 0 && nchunks > 0) {
-    copy_vw(p, chunk_ref(sb, s, 0), h, v0, &sm.vw_full[i], sv, sw);
-    copy_t(p, chunk_ref(sb, s, 0), hk, &sm.t_full, sm.t);
-  }
   for (int64_t c = 0; c < nchunks; ++c) {
     const ChunkRef ch = chunk_ref(sb, s, c);
     const uint32_t parity = uint32_t(c) & 1;
     const int stage = int(c % kMkStages);
-    const float* mqk = sm.mk[stage].m;
-    const float* kend_t = sm.mk[stage].kend;
-    const float* gamma = sm.mk[stage].gamma;
+    const float* kb = sm.kq + (factor_block::kKb - factor_block::kKb);
+    const float* qg = sm.kq + (factor_block::kQg - factor_block::kKb);
+    const float* mqk = sm.mk[stage] + (factor_block::kM - factor_block::kM);
+    const float* kend_t = sm.mk[stage] + (factor_block::kKendT - factor_block::kM);
+    const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
 
     // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
     // fp32), O^T as zero.
     float r[kC / 2], o[kC / 2];
     mbarrier_wait(&sm.vw_full[i], parity);
-    // The tile offsets are recomputed each chunk: held across the loop they cost 32 registers.
-    int tile_row = row;
-    asm volatile("" : "+r"(tile_row));
 #pragma unroll
     for (int j = 0; j < kC / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int tok = 8 * j + col + e, at = swizzled_tile_offset(tok, tile_row + 8 * hh);
+          const int tok = 8 * j + col + e, at = swizzled_tile_offset(tok, row + 8 * hh);
           r[4 * j + 2 * hh + e] = tok < ch.len ? bf16_to_float(sv[at]) * bf16_to_float(sw[at]) : 0.f;
           o[4 * j + 2 * hh + e] = 0.f;
         }
-    // Every thread has its values: thread 0 copies the next chunk's tiles into the same buffers.
-    sync_consumer(i);
-    if (tid == 0 && c + 1 < nchunks) copy_vw(p, chunk_ref(sb, s, c + 1), h, v0, &sm.vw_full[i], sv, sw);
+    mbarrier_arrive(&sm.vw_empty[i]);
 
     // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
     uint32_t sa[kK / 2];
@@ -366,8 +172,8 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     fence_operands(o);
     fence_operands(sa);
     wgmma_fence();
-    wgmma_issue<kC, -1, kK, kStepsK, true>(r, sa, sm.kb);
-    wgmma_issue<kC, 1, kK, kStepsK, true>(o, sa, sm.qg);
+    wgmma_issue<kC, -1, kK, kStepsK>(r, sa, kb);
+    wgmma_issue<kC, 1, kK, kStepsK>(o, sa, qg);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(r);
@@ -390,9 +196,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     wgmma_wait<0>();
     fence_operands(u);
     fence_operands(ra);
-    // Every thread's product has read T: thread 0 copies the next chunk's into the same buffer.
-    sync_consumer(i);
-    if (tid == 0 && c + 1 < nchunks) copy_t(p, chunk_ref(sb, s, c + 1), hk, &sm.t_full, sm.t);
+    mbarrier_arrive(&sm.t_empty);
 
     // O^T += U^T M^T and S1^T = S^T diag(gamma) + U^T Kend.
     uint32_t ua[kC / 2];
@@ -411,7 +215,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     fence_operands(ua);
     wgmma_fence();
     wgmma_issue<kC, 1, kC, kStepsC>(o, ua, mqk);
-    wgmma_issue<kK, 1, kC, kStepsC, true>(st, ua, kend_t);
+    wgmma_issue<kK, 1, kC, kStepsC>(st, ua, kend_t);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(o);
@@ -469,28 +273,37 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   }
   if (threadIdx.x == 0) {
     for (int k = 0; k < kMkStages; ++k) {
-      mbarrier_init(&sm.mk_full[k], kMkFullArrivals);
+      mbarrier_init(&sm.mk_full[k], 1);
       mbarrier_init(&sm.mk_empty[k], kWarpgroup * kConsumers);
     }
-    mbarrier_init(&sm.kq_full, kKqFullArrivals);
+    mbarrier_init(&sm.kq_full, 1);
     mbarrier_init(&sm.t_full, 1);
     mbarrier_init(&sm.kq_empty, kWarpgroup * kConsumers);
+    mbarrier_init(&sm.t_empty, kWarpgroup * kConsumers);
     for (int k = 0; k < kConsumers; ++k) {
       mbarrier_init(&sm.vw_full[k], 1);
+      mbarrier_init(&sm.vw_empty[k], kWarpgroup);
     }
     fence_barrier_init();
   }
   zero_above_triangle(sm.t, threadIdx.x, kThreads);
-  for (int k = 0; k < kMkStages; ++k) zero_above_triangle(sm.mk[k].m, threadIdx.x, kThreads);
+  for (int k = 0; k < kMkStages; ++k) zero_above_triangle(sm.mk[k], threadIdx.x, kThreads);
   __syncthreads();  // the only CTA barrier: afterwards the roles meet only at the mbarriers
-  // The producer warpgroup computes too (produce): it keeps the registers of the launch bound.
-  static_assert(kConsumers == 1,
-                "two consumers need 232 registers each, which leaves the producer 48 (setmaxnreg): too few to form the rows");
-  if (threadIdx.x < kWarpgroup) {
-    produce(p, sb, s, h, hk, v0, nchunks, sm);
+  // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
+  // be executed by whole warpgroups).
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  if (wg == 0) {
+    if constexpr (kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
+    const int warp = threadIdx.x / 32;
+    if (warp == 0) {
+      if ((threadIdx.x & 31) == 0) produce_factors(p, sb, s, hk, nchunks, sm);
+    } else if (warp <= kConsumers && (threadIdx.x & 31) == 0) {
+      produce_vw(p, sb, s, h, v0 + kSliceV * (warp - 1), nchunks, warp - 1, sm);
+    }
   } else {
-    const int i = threadIdx.x / kWarpgroup - 1;
-    consume(p, sb, s, h, hk, v0 + kSliceV * i, work.state_off + int64_t(kSliceV * i) * kK, nchunks, i, sm);
+    if constexpr (kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
+    const int i = wg - 1;
+    consume(p, sb, s, h, v0 + kSliceV * i, work.state_off + int64_t(kSliceV * i) * kK, nchunks, i, sm);
   }
 }
 

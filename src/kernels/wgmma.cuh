@@ -22,15 +22,6 @@ __device__ __forceinline__ uint64_t kmajor_desc(const float* base, int kstep) {
   return uint64_t((addr & 0x3FFFFu) >> 4) | (kLbo << 16) | (kSbo << 32);  // layout type 0: no swizzle
 }
 
-// Descriptor of k-step `kstep` of a [kRows][K] operand in the 128-byte swizzle (kernel_params.h,
-// sw128_offset): column kstep / 4, 32 (kstep % 4) bytes in; 8-row groups 1024 bytes apart.
-template <int kRows>
-__device__ __forceinline__ uint64_t sw128_desc(const float* base, int kstep) {
-  const uint32_t addr = smem_u32(base) + uint32_t(kstep >> 2) * uint32_t(kRows * 128) + uint32_t(kstep & 3) * 32u;
-  constexpr uint64_t kLbo = 1, kSbo = 1024 >> 4, kSwizzle128 = 1;
-  return uint64_t((addr & 0x3FFFFu) >> 4) | (kLbo << 16) | (kSbo << 32) | (kSwizzle128 << 62);
-}
-
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 // Waits until at most kPending committed groups of this warpgroup's products are still running.
@@ -114,14 +105,12 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint
 }
 
 // d += kScaleA * A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and
-// waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`, in the canonical
-// layout (kmajor_offset) or, with kSwizzled, in the 128-byte swizzle (sw128_offset).
-template <int kN, int kScaleA, int K, int kSteps, bool kSwizzled = false>
+// waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`.
+template <int kN, int kScaleA, int K, int kSteps>
 __device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3],
-                            kSwizzled ? sw128_desc<kN>(b, s) : kmajor_desc<K>(b, s));
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc<K>(b, s));
 }
 
 // An m64 x (8 kSteps) accumulator as the A fragments of a product whose reduction index is the
