@@ -42,9 +42,10 @@ struct Row {
 constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048, 8, 16}};
 
 // The stages between consecutive marks (chunk_factors.cu, GDN2_TIMELINE_MARK).
+// They are the factor warps' stages; the solver's inverse and stores of T and M run alongside.
 constexpr const char* kStages[kTimelineMarks - 1] = {
-    "stage inputs (waits for the loads)", "decayed rows, mid-block columns", "A and M",
-    "fetch next, diagonal inverse", "inverse block levels", "store T and M"};
+    "stage inputs (waits for the loads)", "decayed rows, mid-block columns", "mid-block scales, fetch next",
+    "wait for the solver (A, M free)", "A and M, hand-over", "end of item"};
 
 void* upload(const void* host, size_t bytes) {
   void* dev = nullptr;

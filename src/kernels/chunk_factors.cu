@@ -4,15 +4,28 @@
 // bounds of docs/algorithm.md, "The mid-block reference"). Chunks are independent, so this phase
 // runs chunk-parallel over the whole GPU; its results are shared by every value head of the group.
 //
-// Persistent CTAs of 512 threads, at most one per SM, take (chunk slot, key head) items. An item's
-// chunk is found from its slot on the device (binary search over cu_seqlens), so no host-built
-// chunk table and no synchronisation is needed.
+// Persistent CTAs, at most one per SM, take (chunk slot, key head) items. An item's chunk is found
+// from its slot on the device (binary search over cu_seqlens), so no host-built chunk table and no
+// synchronisation is needed. A CTA has two roles that work on consecutive items at once:
+//   - four factor warpgroups (kThreads) stage an item's inputs, store its decayed rows and gamma,
+//     and form A and M;
+//   - one solver warpgroup (kSolverThreads) inverts I + A into T and stores T and M,
+// so that item n's inverse and stores overlap item n + 1's rows and products. They meet at two
+// shared-memory barriers around A and M (Smem::full, Smem::empty); each role has its own named
+// barrier for its internal steps.
 #include "kernels/device_common.cuh"
 
 namespace gdn2::kernels {
 namespace {
 
-constexpr int kThreads = 512;  // 16 warps: latency-bound steps need many warps in flight
+constexpr int kThreads = 512;  // the factor warps: latency-bound steps need many warps in flight
+constexpr int kSolverThreads = 128;  // the solver warpgroup
+constexpr int kCtaThreads = kThreads + kSolverThreads;
+// Both roles fit in the 96 registers per thread that 640 threads leave (ptxas: no spills), so no
+// setmaxnreg.
+// Named barriers (0 is __syncthreads, used once, after the shared-memory barriers are set up).
+constexpr int kFactorBarrier = 1;  // the factor warps' own steps
+constexpr int kSolverBarrier = 2;  // the solver's own steps
 constexpr int kLd = kK + 4;   // row stride of [64][K] tiles: conflict-free TF32 fragment reads
 constexpr int kLdC = kC + 4;  // row stride of [64][64] tiles
 constexpr int kOffDiagRows = kC - kBlock;  // rows that the off-diagonal split ever needs on its right
@@ -25,6 +38,8 @@ struct Smem {
   float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p); first the staging of store_decayed_rows
   float A[kC * kLdC];
   float M[kC * kLdC];
+  float T[kC * kLdC];                        // the solver's
+  float scratch[2 * (kC / kBlock - 1) * kBlock * 8];  // the solver's: X of each block half (invert_block_diagonal)
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
   // This CTA's next items and their chunks (advance_schedule): while it works on its n-th item,
   // entry (n + 1) % 2 is (or, with a work counter, becomes in stage 2) its next item's.
@@ -32,10 +47,42 @@ struct Smem {
     int64_t item, t0;
     int len, valid;
   } ahead[2];
+  // The item handed to the solver with A and M (written by factor thread 0 between a wait on
+  // `empty` and the arrivals on `full`): its factor block, its ready flag, or the end of the CTA's items.
+  struct {
+    float* block;
+    int64_t flag;  // index into p.ready, or -1 (nothing to publish)
+    int done;
+  } job;
+  // The hand-over. Phase n of `full` completes when every factor thread has arrived after writing
+  // the n-th handed item's A, M and job; phase n of `empty` when every solver thread has arrived
+  // after reading item n - 1's (phase 0: at the solver's start).
+  uint64_t full, empty;
+  // Factor thread 0's: an offset of cu_seqlens that this CTA checked is inconsistent (kept here, not
+  // in a register held across items).
+  int bad_offsets;
 };
 
+static_assert(sizeof(Smem) <= 227 * 1024, "one CTA per SM: at most 227 KB of shared memory");
+
+__device__ __forceinline__ void named_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void factor_sync() { named_sync(kFactorBarrier, kThreads); }
+__device__ __forceinline__ void solver_sync() { named_sync(kSolverBarrier, kSolverThreads); }
+// __syncthreads_and over the factor warps.
+__device__ __forceinline__ bool factor_sync_and(bool x) {
+  uint32_t all;
+  asm volatile(
+      "{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n bar.red.and.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}\n"
+      : "=r"(all)
+      : "r"(uint32_t(x)), "n"(kFactorBarrier), "n"(kThreads)
+      : "memory");
+  return all != 0;
+}
+
 // Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
-// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each CTA barrier that ends a stage.
+// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each factor barrier or wait that ends a stage.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_timeline[kTimelineCtas][kTimelineItems][kTimelineMarks];
 __device__ int g_timeline_items[kTimelineCtas];
@@ -522,7 +569,7 @@ __device__ void off_diagonal_blocks(Smem& sm) {
     const int cols = I * kBlock;
     if (threadIdx.x < kK) right_factors(sm, I);
     else if (I == 1) left_factors(sm, threadIdx.x / kK);
-    __syncthreads();
+    factor_sync();
     const int ntiles = cols / 8;
     for (int tile = warp; tile < 2 * ntiles; tile += kThreads / 32) {
       const bool is_m = tile >= ntiles;
@@ -537,20 +584,22 @@ __device__ void off_diagonal_blocks(Smem& sm) {
       dst[(g + 8) * kLdC + 2 * t] = acc[2];
       dst[(g + 8) * kLdC + 2 * t + 1] = acc[3];
     }
-    __syncthreads();
+    factor_sync();
   }
 }
 
-// Blocks T_IJ with I - J = kDist (invert_off_diagonal_blocks), then a CTA barrier.
+// Blocks T_IJ with I - J = kDist (invert_off_diagonal_blocks), then the solver's barrier. `st`: the
+// solver thread.
 template <int kDist>
-__device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, float* scratch) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
-  if (warp < 2 * (kC / kBlock - kDist)) {  // block (I, J = I - kDist), columns 8 nt .. 8 nt + 7
-    const int J = warp / 2, I = J + kDist, nt = warp % 2;
+__device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, float* scratch, int st) {
+  const int lane = st % 32, g = lane >> 2, t = lane & 3;
+  // block (I, J = I - kDist), columns 8 nt .. 8 nt + 7, per task; the solver's four warps take turns
+  for (int task = st / 32; task < 2 * (kC / kBlock - kDist); task += kSolverThreads / 32) {
+    const int J = task / 2, I = J + kDist, nt = task % 2;
     float x[4] = {0.f, 0.f, 0.f, 0.f};
     mma_tf32x3<2 * kDist>(x, A + kBlock * I * kLdC + kBlock * J, kLdC, T + kBlock * J * kLdC + kBlock * J + 8 * nt,
                           kLdC, lane);
-    float* xs = scratch + warp * kBlock * 8;  // X as a [16][8] tile
+    float* xs = scratch + task * kBlock * 8;  // X as a [16][8] tile
     xs[g * 8 + 2 * t] = x[0];
     xs[g * 8 + 2 * t + 1] = x[1];
     xs[(g + 8) * 8 + 2 * t] = x[2];
@@ -564,7 +613,7 @@ __device__ __forceinline__ void invert_block_diagonal(const float* A, float* T, 
     dst[8 * kLdC] = -y[2];
     dst[8 * kLdC + 1] = -y[3];
   }
-  __syncthreads();
+  solver_sync();
 }
 
 // T or M (lower triangular) into its slot of the chunk's factor block as a TF32 factor operand
@@ -595,42 +644,43 @@ __device__ void store_triangle(const float* src, float* dst, int first, int thre
     reinterpret_cast<float4*>(dst)[v] = square_vector(src, 8 * rg + local % 8, 4 * (local / 8));
   }
 }
+__device__ __forceinline__ void store_lower(const float* src, float* dst, int first, int threads, bool packed) {
+  if (packed) store_triangle(src, dst, first, threads);
+  else store_square(src, dst, first, threads);
+}
 
-// T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"), in two steps. First the four
-// diagonal 16x16 blocks at once, one column per thread (threads 0..63) by forward substitution in
-// fp32: t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj. Ends with a barrier.
-__device__ void invert_diagonal_blocks(const float* A, float* T) {
-  if (threadIdx.x < kC) {
-    const int base = threadIdx.x / kBlock * kBlock, j = threadIdx.x % kBlock;
-    float t[kBlock];
+// T = (I + A)^{-1}, blockwise (docs/algorithm.md, "The inverse"), by the solver warpgroup, in two
+// steps. First the four diagonal 16x16 blocks at once, one column per thread (solver threads
+// st = 0..63) by forward substitution in fp32: t_jj = 1, t_ij = -sum_{m=j}^{i-1} A_im t_mj.
+__device__ void invert_diagonal_blocks(const float* A, float* T, int st) {
+  const int base = st / kBlock * kBlock, j = st % kBlock;
+  float t[kBlock];
 #pragma unroll
-    for (int m = 0; m < kBlock; ++m) t[m] = m == j ? 1.f : 0.f;
+  for (int m = 0; m < kBlock; ++m) t[m] = m == j ? 1.f : 0.f;
 #pragma unroll
-    for (int i = 1; i < kBlock; ++i) {
-      const float* a = A + (base + i) * kLdC + base;
-      float s = 0.f;
+  for (int i = 1; i < kBlock; ++i) {
+    const float* a = A + (base + i) * kLdC + base;
+    float s = 0.f;
 #pragma unroll
-      for (int m = 0; m < i; ++m) s += a[m] * t[m];  // t[m] = 0 for m < j; t[i - 1] enters last
-      if (i > j) t[i] = -s;
-    }
-#pragma unroll
-    for (int m = 0; m < kBlock; ++m) T[(base + m) * kLdC + base + j] = t[m];
+    for (int m = 0; m < i; ++m) s += a[m] * t[m];  // t[m] = 0 for m < j; t[i - 1] enters last
+    if (i > j) t[i] = -s;
   }
-  __syncthreads();
+#pragma unroll
+  for (int m = 0; m < kBlock; ++m) T[(base + m) * kLdC + base + j] = t[m];
 }
 
 // Then the blocks below the diagonal, one block diagonal at a time, on tensor cores:
 //   T_IJ = -T_II X_IJ,   X_IJ = sum_{M = J}^{I-1} A_IM T_MJ   (every T_MJ is already known),
-// one warp per 16 x 8 half of a block, in 3xTF32 (fp32 accuracy); `scratch` holds each warp's X.
-// Ends with a barrier.
-__device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scratch) {
-  invert_block_diagonal<1>(A, T, scratch);
-  invert_block_diagonal<2>(A, T, scratch);
-  invert_block_diagonal<3>(A, T, scratch);
+// one warp per 16 x 8 half of a block, in 3xTF32 (fp32 accuracy); `scratch` holds each half's X.
+// Ends with the solver's barrier.
+__device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scratch, int st) {
+  invert_block_diagonal<1>(A, T, scratch, st);
+  invert_block_diagonal<2>(A, T, scratch, st);
+  invert_block_diagonal<3>(A, T, scratch, st);
 }
 
 // The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread calls this once
-// during the CTA's n-th item (`item`); the others read what it writes after the next CTA barrier.
+// during the CTA's n-th item (`item`); the others read what it writes after the next factor barrier.
 //   With a work counter: it claims the next free item (items below gridDim.x are the CTAs' first
 //   ones), so that CTAs whose items end early take more of them, and records it and its chunk in
 //   entry (n + 1) % 2.
@@ -658,10 +708,13 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
   return {e.t0, e.len, e.valid != 0};
 }
 
-// The factors of item `item` (the CTA's `ordinal`-th) from its staged inputs, then (while they are
-// in flight) the next item's inputs fetched into `next`.
-__device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& p, int64_t item, ChunkInputs& next,
-                              [[maybe_unused]] int ordinal) {
+// Item `item` (the CTA's `ordinal`-th) on the factor warps, from its staged inputs: its decayed
+// rows and gamma into its factor block, then A and M, handed to the solver (Smem::full) once the
+// solver has finished with the previous item's (Smem::empty). The next item's inputs are fetched
+// into `next` while the products are formed.
+// `handed`: the items handed over before this one.
+__device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p, int64_t item,
+                              ChunkInputs& next, int handed, [[maybe_unused]] int ordinal) {
   // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
   // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
   // schedule.
@@ -673,37 +726,61 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
     if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
   }
   store_decayed_rows(block, sm);
-  // A and M: on tensor cores from mid-block references when every factor is in range (the CTA
-  // agrees, and the barrier also ends store_decayed_rows' reads), else the exact path.
+  // A and M: on tensor cores from mid-block references when every factor is in range (the factor
+  // warps agree, and the barrier also ends store_decayed_rows' reads), else the exact path.
   const MidColumn mid = mid_column(sm);
-  const bool mid_path = __syncthreads_and(mid.ok);
+  const bool mid_path = factor_sync_and(mid.ok);
   GDN2_TIMELINE_MARK(2, ordinal);
+  // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
+  const auto fetch_next = [&] { next = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal)); };
   if (mid_path) {
     store_mid_column(mid, sm);
-    __syncthreads();
+    factor_sync();
     mid_pair_scales(sm);
-    __syncthreads();
+    factor_sync();
+    fetch_next();  // lands during the products
+    GDN2_TIMELINE_MARK(3, ordinal);
+    mbarrier_wait(&sm.empty, uint32_t(handed) & 1u);  // the solver is done with the previous A and M
+    GDN2_TIMELINE_MARK(4, ordinal);
     mid_products(sm);
   } else {
+    GDN2_TIMELINE_MARK(3, ordinal);
+    mbarrier_wait(&sm.empty, uint32_t(handed) & 1u);
+    GDN2_TIMELINE_MARK(4, ordinal);
     diagonal_blocks(sm);
-    __syncthreads();          // raw q and b*k are no longer needed: Left factors overwrite them
+    factor_sync();            // raw q and b*k are no longer needed: Left factors overwrite them
     off_diagonal_blocks(sm);  // ends with a barrier
+    fetch_next();             // after the products: this path holds more registers
   }
-  __syncthreads();
-  GDN2_TIMELINE_MARK(3, ordinal);
-  float* T = sm.q;  // Left_q is consumed: reuse its space
-  // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
-  next = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
-  invert_diagonal_blocks(sm.A, T);
-  GDN2_TIMELINE_MARK(4, ordinal);
-  invert_off_diagonal_blocks(sm.A, T, sm.right);
+  if (threadIdx.x == 0) sm.job = {block, flag, 0};
+  mbarrier_arrive(&sm.full);  // release: this thread's A, M and row stores precede the solver's reads
   GDN2_TIMELINE_MARK(5, ordinal);
-  if (p.packed_triangles) {
-    store_triangle(T, block + factor_block::kT, threadIdx.x, kThreads);
-    store_triangle(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
-  } else {
-    store_square(T, block + factor_block::kT, threadIdx.x, kThreads);
-    store_square(sm.M, block + factor_block::kM, threadIdx.x, kThreads);
+}
+
+// The solver warpgroup: for each item the factor warps hand over, T = (I + A)^{-1}, then T and M
+// into the factor block, and (kPublish) its ready flag once the whole block is stored.
+template <bool kPublish>
+__device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
+  const int st = int(threadIdx.x) - kThreads;
+  mbarrier_arrive(&sm.empty);  // A and M are free for the first item
+  for (uint32_t parity = 0;; parity ^= 1u) {
+    mbarrier_wait(&sm.full, parity);
+    float* const block = sm.job.block;
+    const int64_t flag = sm.job.flag;
+    if (sm.job.done) break;
+    // Solver threads 0..63 solve the diagonal blocks while 64..127 store M.
+    if (st < kC) invert_diagonal_blocks(sm.A, sm.T, st);
+    else store_lower(sm.M, block + factor_block::kM, st - kC, kSolverThreads - kC, p.packed_triangles);
+    solver_sync();
+    invert_off_diagonal_blocks(sm.A, sm.T, sm.scratch, st);
+    store_lower(sm.T, block + factor_block::kT, st, kSolverThreads, p.packed_triangles);
+    if constexpr (kPublish) {
+      // The factor warps' stores of the block preceded their arrivals on `full`; the solver's
+      // precede this barrier.
+      solver_sync();
+      if (st == 0 && flag >= 0) store_flag_release(p.ready + flag, 1);
+    }
+    mbarrier_arrive(&sm.empty);  // also ends this item's reads of sm.job
   }
 }
 
@@ -714,48 +791,61 @@ __device__ void chunk_factors(Smem& sm, float* block, const ChunkFactorsParams& 
 // separate instantiation: compiled in as a run-time branch, the publication changed the schedule
 // of the whole kernel (docs/performance.md, 69f31c9).
 template <bool kPublish>
-__global__ void __launch_bounds__(kThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
+__global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   // The 32-channel state pass (launched behind this grid: launch_after_prior_grid) may start its
   // prologue on the SMs this grid leaves free, or frees: every CTA of this grid is resident once
   // all have passed here, so phase 2's CTAs never hold an SM it waits for.
   allow_dependent_launch();
+  if (threadIdx.x == 0) {
+    mbarrier_init(&sm.full, kThreads);
+    mbarrier_init(&sm.empty, kSolverThreads);
+    sm.bad_offsets = 0;
+  }
+  __syncthreads();
+  if (threadIdx.x >= kThreads) {
+    solve_items<kPublish>(p, sm);
+    return;
+  }
   const int64_t items = p.slots * p.Hq;
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
   if (threadIdx.x == kThreads - kK) start_schedule(p, sm);
-  bool bad_offsets = false;  // thread 0: an offset of cu_seqlens that this CTA checked is inconsistent
   int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
+  int handed = 0;   // of those, the valid ones: handed to the solver
   while (item < items) {
     GDN2_TIMELINE_MARK(0, ordinal);
     const int64_t slot = item / p.Hq;
     const int hk = int(item % p.Hq);
     // The contract on cu_seqlens, one offset per item of head 0 (there are at least N + 1 slots):
     // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
-    if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) bad_offsets |= offset_is_inconsistent(p.seq, slot);
+    if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) sm.bad_offsets |= offset_is_inconsistent(p.seq, slot) ? 1 : 0;
     if (chunk.valid) {  // uniform across the CTA
       stage_chunk(in, sm);
-      __syncthreads();
+      factor_sync();
       GDN2_TIMELINE_MARK(1, ordinal);
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, p, item, in, ordinal);
+      const int64_t flag = kPublish ? int64_t(hk) * p.slots + slot : -1;
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, flag, p, item, in, handed,
+                    ordinal);
+      ++handed;
     } else {
       if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
-      __syncthreads();
+      factor_sync();
       in = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
     }
-    const bool published = kPublish && chunk.valid;
     item = next_item(sm, ordinal);
     chunk = next_chunk(sm, ordinal);
-    __syncthreads();  // sm.ahead and the staged chunk are rewritten in the next iteration
-    // Every thread's stores of the factor block precede the barrier above.
-    if constexpr (kPublish)
-      if (published && threadIdx.x == 0) store_flag_release(p.ready + int64_t(hk) * p.slots + slot, 1);
+    factor_sync();  // sm.ahead and the staged chunk are rewritten in the next iteration
     GDN2_TIMELINE_MARK(6, ordinal);
     ++ordinal;
   }
-  if (threadIdx.x == 0) p.fault_words[blockIdx.x] = bad_offsets ? 1 : 0;
+  // The end of the CTA's items, handed over like an item.
+  mbarrier_wait(&sm.empty, uint32_t(handed) & 1u);
+  if (threadIdx.x == 0) sm.job = {nullptr, -1, 1};
+  mbarrier_arrive(&sm.full);
+  if (threadIdx.x == 0) p.fault_words[blockIdx.x] = sm.bad_offsets != 0 ? 1 : 0;
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) g_timeline_items[blockIdx.x] = ordinal;
 #endif
@@ -779,7 +869,7 @@ int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
-  chunk_factors_kernel<kPublish><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }
 }  // namespace
