@@ -213,7 +213,8 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int
 // ---------------------------------------------------------------------------------------------
 // Flags in global memory between CTAs of different grids that run at the same time (phase 1 and
 // the 32-channel state pass, docs/design.md, "Two phases"). The writer: every thread's stores, a
-// CTA barrier, then one thread's release store of the flag. The reader: relaxed loads until the
+// barrier of the writing threads (in phase 1: the factor warps' release arrivals on an mbarrier
+// that the solver waits on, then the solver's barrier), then one thread's release store of the flag. The reader: relaxed loads until the
 // flag is seen, then an acquire fence, and a proxy fence before bulk copies read what it guards.
 __device__ __forceinline__ void store_flag_release(int* flag, int value) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
