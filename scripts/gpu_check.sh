@@ -24,7 +24,7 @@ for step in "${steps[@]}"; do
       # Every tool over the C++ example and the variant matrix (tests/gpu/sanitize_matrix.cu).
       # Logs: $OUT/sanitizer-<tool>-<program>.log; receipt: $OUT/sanitizer_receipt.json.
       # Env: SANITIZE_TOOLS, SANITIZE_PROGRAMS (subsets, space-separated), SANITIZE_MATRIX_ARGS
-      # (e.g. --only=mha-T1024,fault-cu), SANITIZE_TIMEOUT (seconds per run), COMPUTE_SANITIZER.
+      # (e.g. --only=mha-T1280,fault-cu), SANITIZE_TIMEOUT (seconds per run), COMPUTE_SANITIZER.
       san=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
       read -r -a tools <<< "${SANITIZE_TOOLS:-memcheck initcheck synccheck racecheck}"
       read -r -a programs <<< "${SANITIZE_PROGRAMS:-gdn2_example gdn2_sanitize_matrix}"

@@ -106,14 +106,16 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.packed_triangles = slice != 32;
   // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
   // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
-  // below), and the pass copies each block as soon as it is published. Measured on one sequence of
-  // 16 heads from 4 rounds of items on the SMs left (1024 tokens: 75.0 -> 69.9 us) to 121 rounds
-  // (32K tokens: 1855 -> 1523 us); below that too few items are in flight to pace the pass, and
-  // with more pass CTAs than half the SMs phase 1 would run on too few (docs/performance.md,
-  // c583a21). One sequence only: there phase 1 runs its static schedule (below); overlapped
-  // passes next to the work counter of several sequences are not tested yet. Elsewhere the pass
-  // waits for phase 1 to complete.
-  constexpr int64_t kOverlapMinRounds = 4;
+  // below), and the pass copies each block as soon as it is published. Measured on one sequence
+  // of 16 heads, with items = (T / 64 + 2) Hq over the 68 SMs left: from 5 rounds on it pays
+  // (1280 tokens, 5.2 rounds: 100.1 -> 87.1 us; 32K tokens: 1855 -> 1523 us), at 4.2 rounds
+  // (1024 tokens) the pass behind phase 1 on every SM is faster (69.7 -> 67.0 us since phase 1's
+  // solver warpgroup; docs/performance.md, c583a21 and "The overlap threshold after 2e637c6").
+  // Below that too few items are in flight to pace the pass, and with more pass CTAs than half
+  // the SMs phase 1 would run on too few. One sequence only: there phase 1 runs its static
+  // schedule (below); overlapped passes next to the work counter of several sequences are not
+  // tested yet. Elsewhere the pass waits for phase 1 to complete.
+  constexpr int64_t kOverlapMinRounds = 5;
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
   const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms &&
                           items >= kOverlapMinRounds * (sms - pass_ctas);

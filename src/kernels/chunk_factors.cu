@@ -310,13 +310,19 @@ constexpr float kMidMinDecay = 0x1p-64f;    // a half block's decay product must
 constexpr float kMidMaxFactor = 0x1p+96f;   // and every scaled-up factor below this
 constexpr int kBlockPairs = kC / kBlock * (kC / kBlock - 1) / 2;  // (I, J), J < I
 
-// Per-channel decays between the block references, in `right` (free after store_decayed_rows).
+// Per-channel decays between the block references, in `right` past the staging of
+// store_decayed_rows (so that mid_column can write lo and hi while other warps still stage rows).
 struct MidScales {
   float lo[kC / kBlock][kK];    // P(16 I - 1, p_I): block I's tokens up to its reference
   float hi[kC / kBlock][kK];    // P(p_I, 16 I + 15): the tokens after it
   float pair[kBlockPairs][kK];  // c_IJ for pair I (I - 1) / 2 + J, in fragment order (below)
 };
-static_assert(sizeof(MidScales) <= sizeof(Smem::right), "the scales must fit in `right`");
+constexpr int kRowStagingFloats = 2 * kK / 32 * kBlock * 32;  // store_decayed_rows: roles 0 and 1, per warp
+static_assert(kRowStagingFloats * sizeof(float) + sizeof(MidScales) <= sizeof(Smem::right),
+              "the scales must fit in `right` past the staging");
+__device__ __forceinline__ MidScales& mid_scales(Smem& sm) {
+  return *reinterpret_cast<MidScales*>(sm.right + kRowStagingFloats);
+}
 
 // One thread's column of the mid-referenced factors: block threadIdx.x / 128, channel
 // threadIdx.x % 128, in registers until the whole CTA has agreed on the path.
@@ -363,7 +369,16 @@ __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
   return f;
 }
 
-// The factors in place of q, b*k and k (rounded to TF32), and this block's decays for the scales.
+// This block's decays for the scales (mid_pair_scales reads them after the path's vote).
+__device__ __forceinline__ void store_mid_decays(const MidColumn& f, Smem& sm) {
+  int at = threadIdx.x;  // block threadIdx.x / kK, channel threadIdx.x % kK
+  asm volatile("" : "+r"(at));  // as in store_square: not worth a register held across items
+  MidScales& s = mid_scales(sm);
+  (&s.lo[0][0])[at] = f.lo;
+  (&s.hi[0][0])[at] = f.hi;
+}
+
+// The factors in place of q, b*k and k (rounded to TF32).
 __device__ __forceinline__ void store_mid_column(const MidColumn& f, Smem& sm) {
   const int blk = threadIdx.x / kK, c = threadIdx.x % kK;
 #pragma unroll
@@ -373,11 +388,6 @@ __device__ __forceinline__ void store_mid_column(const MidColumn& f, Smem& sm) {
     sm.bk[at] = round_tf32(f.left_b[i]);
     sm.k[at] = round_tf32(f.right[i]);
   }
-  int at = blk * kK + c;
-  asm volatile("" : "+r"(at));  // as in store_square: not worth a register held across items
-  MidScales& s = *reinterpret_cast<MidScales*>(sm.right);
-  (&s.lo[0][0])[at] = f.lo;
-  (&s.hi[0][0])[at] = f.hi;
 }
 
 // c_IJ = P(p_J, p_I) = hi_J (lo_K hi_K for J < K < I) lo_I, one channel per thread (threads 0..127).
@@ -386,7 +396,7 @@ __device__ __forceinline__ void store_mid_column(const MidColumn& f, Smem& sm) {
 __device__ __forceinline__ void mid_pair_scales(Smem& sm) {
   const int c = threadIdx.x;
   if (c >= kK) return;
-  MidScales& s = *reinterpret_cast<MidScales*>(sm.right);
+  MidScales& s = mid_scales(sm);
   const int pos = (c & ~7) | ((c & 3) << 1) | ((c >> 2) & 1);
   for (int I = 1; I < kC / kBlock; ++I) {
     float x = s.lo[I][c];  // P(16 I - 1, p_I), then extended back to each p_J
@@ -433,7 +443,7 @@ __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, 
 
 __device__ void mid_products(Smem& sm) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
-  const MidScales& sc = *reinterpret_cast<const MidScales*>(sm.right);
+  const MidScales& sc = mid_scales(sm);
   float a[2][4] = {}, m[2][4] = {};
   int I, J;
   const bool off_diagonal = warp < 2 * kBlockPairs;
@@ -729,14 +739,14 @@ __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkF
   // A and M: on tensor cores from mid-block references when every factor is in range (the factor
   // warps agree, and the barrier also ends store_decayed_rows' reads), else the exact path.
   const MidColumn mid = mid_column(sm);
+  store_mid_decays(mid, sm);
   const bool mid_path = factor_sync_and(mid.ok);
   GDN2_TIMELINE_MARK(2, ordinal);
   // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
   const auto fetch_next = [&] { next = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal)); };
   if (mid_path) {
     store_mid_column(mid, sm);
-    factor_sync();
-    mid_pair_scales(sm);
+    mid_pair_scales(sm);  // from every block's decays, stored before the vote
     factor_sync();
     fetch_next();  // lands during the products
     GDN2_TIMELINE_MARK(3, ordinal);
