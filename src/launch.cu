@@ -110,7 +110,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // of 16 heads, with items = (T / 64 + 2) Hq over the 68 SMs left: from 5 rounds on it pays
   // (1280 tokens, 5.2 rounds: 100.1 -> 87.1 us; 32K tokens: 1855 -> 1523 us), at 4.2 rounds
   // (1024 tokens) the pass behind phase 1 on every SM is faster (69.7 -> 67.0 us since phase 1's
-  // solver warpgroup; docs/performance.md, c583a21 and "The overlap threshold after 2e637c6").
+  // solver warpgroup; docs/performance.md, c583a21 and 814f72b).
   // Below that too few items are in flight to pace the pass, and with more pass CTAs than half
   // the SMs phase 1 would run on too few. One sequence only: there phase 1 runs its static
   // schedule (below); overlapped passes next to the work counter of several sequences are not

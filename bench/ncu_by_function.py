@@ -1,0 +1,88 @@
+"""Nsight Compute's per-instruction warp-stall samples of chunk_factors, summed per function of
+src/kernels/chunk_factors.cu (a helper counts where it is inlined into that file).
+
+Needs the SASS of the profiled kernel with line information, from the same source and flags
+plus -lineinfo (which does not change the code; the script checks the instruction count):
+  nvcc -I include -I src -O3 -DNDEBUG -lineinfo -gencode=arch=compute_90a,code=sm_90a \\
+       --expt-relaxed-constexpr -std=c++17 -cubin -o cf.cubin src/kernels/chunk_factors.cu
+  nvdisasm -c -gi cf.cubin > cf.sass
+and the profile's source page (ncu --section SourceCounters ... -o prof, then
+  ncu -i prof.ncu-rep --page source --csv --print-source sass | gzip > prof-sass.csv.gz).
+
+usage: python3 bench/ncu_by_function.py prof-sass.csv.gz cf.sass [--kernel 0|1]
+  (--kernel: chunk_factors_kernel<false> (0, default) or <true> (1, the published instantiation))
+"""
+import argparse
+import collections
+import csv
+import gzip
+import re
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent.parent / "src" / "kernels" / "chunk_factors.cu"
+
+
+def functions_by_line():
+    at, current = {}, "?"
+    for number, line in enumerate(SOURCE.read_text().split("\n"), 1):
+        if re.match(r"^(?:template <[^>]*>\s*)?__(?:device|global)__", line):
+            names = [n for n in re.findall(r"(\w+)\(", line) if n != "__launch_bounds__"]
+            current = names[-1] if names else current
+        at[number] = current
+    return at
+
+
+def instruction_functions(sass_path, kernel):
+    """The chunk_factors.cu function of each instruction of the kernel, in address order."""
+    at = functions_by_line()
+    out, current, group, key = [], None, [], "?"
+    for line in open(sass_path):
+        if ".text." in line and "chunk_factors_kernel" in line:
+            current = 0 if "kernelILb0" in line else 1 if "kernelILb1" in line else None
+        m = re.search(r'//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?', line)
+        if m:
+            group.append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4)) if m.group(4) else 0))
+            continue
+        if re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+\S", line):
+            if group:  # innermost frame in chunk_factors.cu: the file itself or where it was inlined
+                key = next((at.get(ln, "?") for f, ln, _, _ in group if f.endswith("chunk_factors.cu")),
+                           next((at.get(oln, "?") for _, _, of, oln in group if of and of.endswith("chunk_factors.cu")),
+                                Path(group[0][0]).name))
+                group = []
+            if current == kernel:
+                out.append(key)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("profile_csv")
+    p.add_argument("sass")
+    p.add_argument("--kernel", type=int, default=0)
+    args = p.parse_args()
+    keys = instruction_functions(args.sass, args.kernel)
+    with gzip.open(args.profile_csv, "rt") if args.profile_csv.endswith(".gz") else open(args.profile_csv) as f:
+        reader = csv.reader(f)
+        next(reader)  # the kernel's name
+        header = next(reader)
+        rows = [r for r in reader if len(r) >= len(header)]
+    if len(rows) != len(keys):
+        raise SystemExit(f"the profile has {len(rows)} instructions, the SASS {len(keys)}: not the same build")
+    col = {h: i for i, h in enumerate(header)}
+    stalls = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
+    samples, executed = collections.Counter(), collections.Counter()
+    reasons = collections.defaultdict(collections.Counter)
+    for key, r in zip(keys, rows):
+        samples[key] += int(r[col["Warp Stall Sampling (All Samples)"]] or 0)
+        executed[key] += int(r[col["Instructions Executed"]] or 0)
+        for h in stalls:
+            reasons[key][h] += int(r[col[h]] or 0)
+    total = sum(samples.values())
+    print(f"{total} samples; per function: samples, share, warp instructions executed, top stall reasons")
+    for key, n in samples.most_common(25):
+        top = ", ".join(f"{h[6:]} {v}" for h, v in reasons[key].most_common(3))
+        print(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {executed[key]:10d}  {key:26s} {top}")
+
+
+if __name__ == "__main__":
+    main()
