@@ -238,6 +238,7 @@ __device__ __forceinline__ void load_column(const float* tile, int row0, int c, 
 // warp stages its 32 positions of 16 rows in `right` (free until the off-diagonal blocks; the row
 // index XOR the position group keeps the stores on distinct banks) and copies them out as vectors,
 // 1 KB contiguous per 8 rows.
+constexpr int kRowStagingFloats = 2 * kK / 32 * kBlock * 32;  // in `right`: 16 rows x 32 positions per warp of roles 0, 1
 __device__ void store_decayed_rows(float* block, Smem& sm) {
   constexpr int kStage = kBlock * 32;  // floats staged per warp
   const int role = threadIdx.x / kK, c = threadIdx.x % kK;
@@ -264,7 +265,8 @@ __device__ void store_decayed_rows(float* block, Smem& sm) {
     const int wr = c / 32, lane = c % 32, grp = lane / 4;  // the warp within its role; position group
     const int channel = k_at_position(c);
     float* stage = sm.right + (threadIdx.x / 32) * kStage;
-    static_assert(2 * kK / 32 * kStage <= kOffDiagRows * kLd, "staging must fit in `right`");
+    static_assert(2 * kK / 32 * kStage == kRowStagingFloats && kRowStagingFloats <= kOffDiagRows * kLd,
+                  "staging must fit in `right`");
     const float* x = role == 0 ? sm.q : sm.bk;
     float4* dst = reinterpret_cast<float4*>(block + (role == 0 ? factor_block::kQg : factor_block::kKb));
     for (int step = 0; step < kC / kBlock; ++step) {
@@ -317,7 +319,6 @@ struct MidScales {
   float hi[kC / kBlock][kK];    // P(p_I, 16 I + 15): the tokens after it
   float pair[kBlockPairs][kK];  // c_IJ for pair I (I - 1) / 2 + J, in fragment order (below)
 };
-constexpr int kRowStagingFloats = 2 * kK / 32 * kBlock * 32;  // store_decayed_rows: roles 0 and 1, per warp
 static_assert(kRowStagingFloats * sizeof(float) + sizeof(MidScales) <= sizeof(Smem::right),
               "the scales must fit in `right` past the staging");
 __device__ __forceinline__ MidScales& mid_scales(Smem& sm) {
