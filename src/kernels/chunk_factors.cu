@@ -42,7 +42,7 @@ struct Smem {
   float scratch[2 * (kC / kBlock - 1) * kBlock * 8];  // the solver's: X of each block half (invert_block_diagonal)
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
   // This CTA's next items and their chunks (advance_schedule): while it works on its n-th item,
-  // entry (n + 1) % 2 is (or, with a work counter, becomes in stage 2) its next item's.
+  // entry (n + 1) % 2 is its next item's, and entry n % 2 becomes the one after (in stage 2).
   struct {
     int64_t item, t0;
     int len, valid;
@@ -127,6 +127,17 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
 // used (one memory round trip), and the next chunk's are issued while this one is finished.
 constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
 constexpr int kGPasses = kC / (kThreads / 32);    // rows of g: 32 threads per row, 4 channels each
+// The row and first channel of a thread's 8 channels of q, k, b in a pass: each warp takes two
+// rows, and each 8 lanes (a phase of stage_chunk's 16-byte stores) 4 chunks of each, so that with
+// the rows kLd apart (4 banks) the phase's stores fall on distinct banks.
+struct VecSlot {
+  int row, c0;
+};
+__device__ __forceinline__ VecSlot vec_slot(int tid, int pass) {
+  int lane = tid % 32;
+  asm volatile("" : "+r"(lane));  // cheap to recompute: not worth a register held across items
+  return {(tid / 32) * 2 + ((lane >> 2) & 1) + pass * (kThreads / 16), ((lane >> 3) * 4 + (lane & 3)) * 8};
+}
 struct ChunkInputs {
   uint4 q[kVecPasses], k[kVecPasses], b[kVecPasses];
   float4 g[kGPasses];
@@ -143,10 +154,10 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
   float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
-    const int r = tid / 16 + pass * (kThreads / 16);
+    const VecSlot at = vec_slot(tid, pass);
     qv[pass] = kv[pass] = bv[pass] = make_uint4(0u, 0u, 0u, 0u);
-    if (r < ch.len) {
-      const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 16) * 8;
+    if (at.row < ch.len) {
+      const int64_t off = ((ch.t0 + at.row) * p.Hq + hk) * kK + at.c0;
       qv[pass] = *reinterpret_cast<const uint4*>(p.q + off);
       kv[pass] = *reinterpret_cast<const uint4*>(p.k + off);
       bv[pass] = *reinterpret_cast<const uint4*>(p.b + off);
@@ -189,14 +200,14 @@ __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   const float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
-    const int r = tid / 16 + pass * (kThreads / 16), c0 = (tid % 16) * 8;
+    const VecSlot slot = vec_slot(tid, pass);
     float q[8], k[8], b[8];
     unpack_bf16x8(qv[pass], q);
     unpack_bf16x8(kv[pass], k);
     unpack_bf16x8(bv[pass], b);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int i = 4 * h, at = r * kLd + c0 + i;
+      const int i = 4 * h, at = slot.row * kLd + slot.c0 + i;
       *reinterpret_cast<float4*>(sm.q + at) = make_float4(q[i], q[i + 1], q[i + 2], q[i + 3]);
       *reinterpret_cast<float4*>(sm.k + at) = make_float4(k[i], k[i + 1], k[i + 2], k[i + 3]);
       // exact: a product of two bf16 fits in fp32
@@ -218,8 +229,7 @@ __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
     }
     *reinterpret_cast<float4*>(sm.d + r * kLd + c0) = make_float4(d[0], d[1], d[2], d[3]);
   }
-#pragma unroll
-  for (int e = 0; e < 4; ++e) sm.log2_part[tid / 32][c0 + e] = log2_sum[e];
+  *reinterpret_cast<float4*>(&sm.log2_part[tid / 32][c0]) = make_float4(log2_sum[0], log2_sum[1], log2_sum[2], log2_sum[3]);
 }
 
 // Rows row0 .. row0 + 15 of channel c of a [64][K] tile, all loads issued before any use: the
@@ -333,6 +343,17 @@ struct MidColumn {
   bool ok;       // this column meets the path's rule (kMidMinDecay, kMidMaxFactor)
 };
 
+// 1 / r by the hardware's approximation (rcp.approx.ftz: one MUFU instruction, within 1 ulp,
+// well below the TF32 rounding that follows), not __frcp_rn: its slow-path branch per call kept
+// ptxas from interleaving the 16 reciprocals of a column. Exact enough wherever the path is taken:
+// there every r is a product of decays of at least kMidMinDecay (a normal float); a smaller r
+// (flushed to 0 if subnormal, giving inf) belongs to a column whose rule fails.
+__device__ __forceinline__ float mid_reciprocal(float r) {
+  float inv;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(r));
+  return inv;
+}
+
 __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
   const int row0 = threadIdx.x / kK * kBlock, c = threadIdx.x % kK;
   float d[kBlock];
@@ -345,7 +366,7 @@ __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
   float r = 1.f;  // P(row0 + i, p)
 #pragma unroll
   for (int i = kMidRow; i >= 0; --i) {
-    const float inv = __frcp_rn(r);
+    const float inv = mid_reciprocal(r);
     f.left_q[i] *= inv;
     f.left_b[i] *= inv;
     f.right[i] *= r;
@@ -360,7 +381,7 @@ __device__ __forceinline__ MidColumn mid_column(const Smem& sm) {
     r *= d[i];
     f.left_q[i] *= r;
     f.left_b[i] *= r;
-    f.right[i] *= __frcp_rn(r);
+    f.right[i] *= mid_reciprocal(r);
     biggest = fmaxf(biggest, fabsf(f.right[i]));
   }
   f.hi = r;
@@ -690,29 +711,38 @@ __device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scra
   invert_block_diagonal<3>(A, T, scratch, st);
 }
 
+// The number of (chunk slot, key head) items, read from the parameters where it is used (the
+// empty asm keeps the compiler from holding it in registers across items, where it was spilled).
+__device__ __forceinline__ int64_t item_count(const ChunkFactorsParams& p) {
+  int64_t slots = p.slots;
+  asm volatile("" : "+l"(slots));
+  return slots * p.Hq;
+}
+
 // The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread calls this once
 // during the CTA's n-th item (`item`); the others read what it writes after the next factor barrier.
-//   With a work counter: it claims the next free item (items below gridDim.x are the CTAs' first
-//   ones), so that CTAs whose items end early take more of them, and records it and its chunk in
-//   entry (n + 1) % 2.
-//   Static: item n + 1 is item + gridDim.x, recorded one item earlier (or by the prologue), so its
-//   rows can be prefetched from the start of item n; this records item n + 2 in entry n % 2.
+// Item n + 1 was recorded one item earlier (or by the prologue), so that its rows can be
+// prefetched from the start of item n; this records item n + 2 and its chunk in entry n % 2:
+//   with a work counter, the next free item (items below gridDim.x are the CTAs' first ones), so
+//   that CTAs whose items end early take more of them (claimed one item ahead of its use: a CTA
+//   holds at most one claimed item that it has not started);
+//   static, item + 2 gridDim.x.
 __device__ void advance_schedule(const ChunkFactorsParams& p, Smem& sm, int64_t item, int ordinal) {
-  const bool dynamic = p.work_counter != nullptr;
-  const int64_t next = dynamic ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
-                               : item + 2 * int64_t(gridDim.x);
-  const Chunk ch = next < p.slots * p.Hq ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
-  auto& e = sm.ahead[(ordinal + (dynamic ? 1 : 0)) % 2];
+  const int64_t next = p.work_counter != nullptr
+                           ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
+                           : item + 2 * int64_t(gridDim.x);
+  const Chunk ch = next < item_count(p) ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
+  auto& e = sm.ahead[ordinal % 2];
   e.item = next;
   e.t0 = ch.t0;
   e.len = ch.len;
   e.valid = ch.valid;
 }
-// The prologue's part of the static schedule: the CTA's second item.
+// The prologue's part of the schedule: the CTA's second item.
 __device__ void start_schedule(const ChunkFactorsParams& p, Smem& sm) {
-  if (p.work_counter == nullptr) advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
+  advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
 }
-// The CTA's next item after its n-th (valid from stage 2 of item n on).
+// The CTA's next item after its n-th.
 __device__ __forceinline__ int64_t next_item(const Smem& sm, int ordinal) { return sm.ahead[(ordinal + 1) % 2].item; }
 __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
   const auto& e = sm.ahead[(ordinal + 1) % 2];
@@ -726,14 +756,11 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 // `handed`: the items handed over before this one.
 __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p, int64_t item,
                               ChunkInputs& next, int handed, [[maybe_unused]] int ordinal) {
-  // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
-  // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
-  // schedule.
+  // The threads that store_decayed_rows leaves idle (role 3) send the next item's rows to L2, and
+  // one of them advances the schedule.
   if (threadIdx.x >= kThreads - kK) {
-    if (p.work_counter == nullptr) {
-      const int64_t next = next_item(sm, ordinal);
-      prefetch_chunk(p, int(next % p.Hq), next_chunk(sm, ordinal), threadIdx.x - (kThreads - kK));
-    }
+    const int64_t next = next_item(sm, ordinal);
+    prefetch_chunk(p, int(next % p.Hq), next_chunk(sm, ordinal), threadIdx.x - (kThreads - kK));
     if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
   }
   store_decayed_rows(block, sm);
@@ -819,14 +846,13 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
     solve_items<kPublish>(p, sm);
     return;
   }
-  const int64_t items = p.slots * p.Hq;
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
   if (threadIdx.x == kThreads - kK) start_schedule(p, sm);
   int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
   int handed = 0;   // of those, the valid ones: handed to the solver
-  while (item < items) {
+  while (item < item_count(p)) {
     GDN2_TIMELINE_MARK(0, ordinal);
     const int64_t slot = item / p.Hq;
     const int hk = int(item % p.Hq);
