@@ -42,7 +42,7 @@ struct Smem {
   float scratch[2 * (kC / kBlock - 1) * kBlock * 8];  // the solver's: X of each block half (invert_block_diagonal)
   float log2_part[kThreads / 32][kK];  // per-channel partial sums of log2 decays, for gamma
   // This CTA's next items and their chunks (advance_schedule): while it works on its n-th item,
-  // entry (n + 1) % 2 is its next item's, and entry n % 2 becomes the one after (in stage 2).
+  // entry (n + 1) % 2 is (or, with a work counter, becomes in stage 2) its next item's.
   struct {
     int64_t item, t0;
     int len, valid;
@@ -711,38 +711,29 @@ __device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scra
   invert_block_diagonal<3>(A, T, scratch, st);
 }
 
-// The number of (chunk slot, key head) items, read from the parameters where it is used (the
-// empty asm keeps the compiler from holding it in registers across items, where it was spilled).
-__device__ __forceinline__ int64_t item_count(const ChunkFactorsParams& p) {
-  int64_t slots = p.slots;
-  asm volatile("" : "+l"(slots));
-  return slots * p.Hq;
-}
-
 // The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread calls this once
 // during the CTA's n-th item (`item`); the others read what it writes after the next factor barrier.
-// Item n + 1 was recorded one item earlier (or by the prologue), so that its rows can be
-// prefetched from the start of item n; this records item n + 2 and its chunk in entry n % 2:
-//   with a work counter, the next free item (items below gridDim.x are the CTAs' first ones), so
-//   that CTAs whose items end early take more of them (claimed one item ahead of its use: a CTA
-//   holds at most one claimed item that it has not started);
-//   static, item + 2 gridDim.x.
+//   With a work counter: it claims the next free item (items below gridDim.x are the CTAs' first
+//   ones), so that CTAs whose items end early take more of them, and records it and its chunk in
+//   entry (n + 1) % 2.
+//   Static: item n + 1 is item + gridDim.x, recorded one item earlier (or by the prologue), so its
+//   rows can be prefetched from the start of item n; this records item n + 2 in entry n % 2.
 __device__ void advance_schedule(const ChunkFactorsParams& p, Smem& sm, int64_t item, int ordinal) {
-  const int64_t next = p.work_counter != nullptr
-                           ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
-                           : item + 2 * int64_t(gridDim.x);
-  const Chunk ch = next < item_count(p) ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
-  auto& e = sm.ahead[ordinal % 2];
+  const bool dynamic = p.work_counter != nullptr;
+  const int64_t next = dynamic ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
+                               : item + 2 * int64_t(gridDim.x);
+  const Chunk ch = next < p.slots * p.Hq ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
+  auto& e = sm.ahead[(ordinal + (dynamic ? 1 : 0)) % 2];
   e.item = next;
   e.t0 = ch.t0;
   e.len = ch.len;
   e.valid = ch.valid;
 }
-// The prologue's part of the schedule: the CTA's second item.
+// The prologue's part of the static schedule: the CTA's second item.
 __device__ void start_schedule(const ChunkFactorsParams& p, Smem& sm) {
-  advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
+  if (p.work_counter == nullptr) advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
 }
-// The CTA's next item after its n-th.
+// The CTA's next item after its n-th (valid from stage 2 of item n on).
 __device__ __forceinline__ int64_t next_item(const Smem& sm, int ordinal) { return sm.ahead[(ordinal + 1) % 2].item; }
 __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
   const auto& e = sm.ahead[(ordinal + 1) % 2];
@@ -756,11 +747,14 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 // `handed`: the items handed over before this one.
 __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p, int64_t item,
                               ChunkInputs& next, int handed, [[maybe_unused]] int ordinal) {
-  // The threads that store_decayed_rows leaves idle (role 3) send the next item's rows to L2, and
-  // one of them advances the schedule.
+  // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
+  // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
+  // schedule.
   if (threadIdx.x >= kThreads - kK) {
-    const int64_t next = next_item(sm, ordinal);
-    prefetch_chunk(p, int(next % p.Hq), next_chunk(sm, ordinal), threadIdx.x - (kThreads - kK));
+    if (p.work_counter == nullptr) {
+      const int64_t next = next_item(sm, ordinal);
+      prefetch_chunk(p, int(next % p.Hq), next_chunk(sm, ordinal), threadIdx.x - (kThreads - kK));
+    }
     if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
   }
   store_decayed_rows(block, sm);
@@ -846,13 +840,14 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
     solve_items<kPublish>(p, sm);
     return;
   }
+  const int64_t items = p.slots * p.Hq;
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
   if (threadIdx.x == kThreads - kK) start_schedule(p, sm);
   int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
   int handed = 0;   // of those, the valid ones: handed to the solver
-  while (item < item_count(p)) {
+  while (item < items) {
     GDN2_TIMELINE_MARK(0, ordinal);
     const int64_t slot = item / p.Hq;
     const int hk = int(item % p.Hq);
