@@ -9,8 +9,10 @@ plus -lineinfo (which does not change the code; the script checks the instructio
 and the profile's source page (ncu --section SourceCounters ... -o prof, then
   ncu -i prof.ncu-rep --page source --csv --print-source sass | gzip > prof-sass.csv.gz).
 
-usage: python3 bench/ncu_by_function.py prof-sass.csv.gz cf.sass [--kernel 0|1]
-  (--kernel: chunk_factors_kernel<false> (0, default) or <true> (1, the published instantiation))
+usage: python3 bench/ncu_by_function.py prof-sass.csv.gz cf.sass [--kernel 0|1] [--source F] [--shared]
+  (--kernel: chunk_factors_kernel<false> (0, default) or <true> (1, the published instantiation);
+   --source: the chunk_factors.cu that cf.sass was built from, if not this checkout's;
+   --shared: also the shared-memory wavefronts per function, against the conflict-free count)
 """
 import argparse
 import collections
@@ -22,9 +24,9 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "kernels" / "chunk_factors.cu"
 
 
-def functions_by_line():
+def functions_by_line(source=SOURCE):
     at, current = {}, "?"
-    for number, line in enumerate(SOURCE.read_text().split("\n"), 1):
+    for number, line in enumerate(Path(source).read_text().split("\n"), 1):
         if re.match(r"^(?:template <[^>]*>\s*)?__(?:device|global)__", line):
             names = [n for n in re.findall(r"(\w+)\(", line) if n != "__launch_bounds__"]
             current = names[-1] if names else current
@@ -32,9 +34,9 @@ def functions_by_line():
     return at
 
 
-def instruction_functions(sass_path, kernel):
+def instruction_functions(sass_path, kernel, source=SOURCE):
     """The chunk_factors.cu function of each instruction of the kernel, in address order."""
-    at = functions_by_line()
+    at = functions_by_line(source)
     out, current, group, key = [], None, [], "?"
     for line in open(sass_path):
         if ".text." in line and "chunk_factors_kernel" in line:
@@ -59,8 +61,10 @@ def main():
     p.add_argument("profile_csv")
     p.add_argument("sass")
     p.add_argument("--kernel", type=int, default=0)
+    p.add_argument("--source", default=str(SOURCE))
+    p.add_argument("--shared", action="store_true")
     args = p.parse_args()
-    keys = instruction_functions(args.sass, args.kernel)
+    keys = instruction_functions(args.sass, args.kernel, args.source)
     with gzip.open(args.profile_csv, "rt") if args.profile_csv.endswith(".gz") else open(args.profile_csv) as f:
         reader = csv.reader(f)
         next(reader)  # the kernel's name
@@ -82,6 +86,18 @@ def main():
     for key, n in samples.most_common(25):
         top = ", ".join(f"{h[6:]} {v}" for h, v in reasons[key].most_common(3))
         print(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {executed[key]:10d}  {key:26s} {top}")
+    if args.shared:
+        # One wavefront is one shared-memory access cycle of the SM; "ideal" counts the same
+        # accesses without bank conflicts.
+        wf, ideal = collections.Counter(), collections.Counter()
+        for key, r in zip(keys, rows):
+            wf[key] += int(float(r[col["L1 Wavefronts Shared"]] or 0))
+            ideal[key] += int(float(r[col["L1 Wavefronts Shared Ideal"]] or 0))
+        print(f"\n{sum(wf.values())} shared-memory wavefronts ({sum(ideal.values())} without bank conflicts); "
+              "per function: wavefronts, without conflicts, excess")
+        for key, n in wf.most_common():
+            if n:
+                print(f"{n:12d} {ideal[key]:12d} {n - ideal[key]:10d}  {key}")
 
 
 if __name__ == "__main__":

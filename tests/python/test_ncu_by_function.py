@@ -19,8 +19,9 @@ def line_in(function):
     raise AssertionError(f"{function} not found")
 
 
-def write_inputs(tmp_path, rows, kernel1_rows):
-    """rows: (line info group, stall samples) per instruction of chunk_factors_kernel<false>."""
+def write_inputs(tmp_path, rows, kernel1_rows, wavefronts=None):
+    """rows: (line info group, stall samples) per instruction of chunk_factors_kernel<false>;
+    wavefronts: (shared-memory wavefronts, without conflicts) per instruction, or None."""
     sass = ["//--------------------- .text._ZN4gdn27kernels20chunk_factors_kernelILb0EEEvNS0_P -----"]
     for group, _ in rows:
         sass += [f'\t//## File "{f}", line {ln}' + (f' inlined at "{of}", line {oln}' if of else "")
@@ -30,13 +31,15 @@ def write_inputs(tmp_path, rows, kernel1_rows):
     sass += ["        /*0000*/                   FMUL R1, R2, R3 ;"] * kernel1_rows
     (tmp_path / "cf.sass").write_text("\n".join(sass) + "\n")
     header = ["Address", "Source", "Warp Stall Sampling (All Samples)", "Instructions Executed",
-              "stall_barrier", "stall_short_sb", "stall_barrier (Not Issued)"]
+              "stall_barrier", "stall_short_sb", "stall_barrier (Not Issued)",
+              "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"]
+    wavefronts = wavefronts or [(0, 0)] * len(rows)
     with gzip.open(tmp_path / "prof.csv.gz", "wt", newline="") as f:
         w = csv.writer(f)
         w.writerow(["Kernel Name", "chunk_factors_kernel<(bool)0>"])
         w.writerow(header)
-        for i, (_, samples) in enumerate(rows):
-            w.writerow([hex(i * 16), "FMUL R1, R2, R3", samples, 10, samples // 2, samples - samples // 2, 0])
+        for i, ((_, samples), (wf, ideal)) in enumerate(zip(rows, wavefronts)):
+            w.writerow([hex(i * 16), "FMUL R1, R2, R3", samples, 10, samples // 2, samples - samples // 2, 0, wf, ideal])
 
 
 def run(tmp_path, *extra):
@@ -70,3 +73,27 @@ def test_refuses_another_build(tmp_path):
     result = run(tmp_path, "--kernel", "1")
     assert result.returncode != 0
     assert "not the same build" in result.stderr
+
+
+def test_shared_wavefronts_per_function(tmp_path):
+    cf = str(SOURCE)
+    rows = [([(cf, line_in("mid_column"), None, 0)], 1), ([(cf, line_in("stage_chunk"), None, 0)], 1),
+            ([(cf, line_in("stage_chunk"), None, 0)], 1)]
+    write_inputs(tmp_path, rows, kernel1_rows=0, wavefronts=[(4, 4), (8, 4), (6, 4)])
+    result = run(tmp_path, "--shared")
+    assert result.returncode == 0, result.stderr
+    shared = result.stdout.split("shared-memory wavefronts")[1].splitlines()[1:]
+    assert result.stdout.count("18 shared-memory wavefronts (12 without bank conflicts)") == 1
+    assert [line.split() for line in shared] == [["14", "8", "6", "stage_chunk"], ["4", "4", "0", "mid_column"]]
+
+
+def test_another_source(tmp_path):
+    # line L lies in store_mid_column in this checkout, and in mid_column in the --source copy
+    # (lines added before it)
+    text = SOURCE.read_text().split("\n")
+    at, later = line_in("mid_column"), line_in("store_mid_column")
+    shifted = tmp_path / "chunk_factors.cu"
+    shifted.write_text("\n".join(["// added"] * (later - at) + text))
+    write_inputs(tmp_path, [([(str(SOURCE), later, None, 0)], 5)], kernel1_rows=0)
+    assert run(tmp_path).stdout.splitlines()[1].split()[3] == "store_mid_column"
+    assert run(tmp_path, "--source", str(shifted)).stdout.splitlines()[1].split()[3] == "mid_column"
