@@ -6,6 +6,7 @@
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
 // usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 S2 B8x2K; default all)
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@ namespace {
 using gdn2::kernels::kTimelineCtas;
 using gdn2::kernels::kTimelineItems;
 using gdn2::kernels::kTimelineMarks;
+using gdn2::kernels::kSolverMarks;
 
 // A measurement program, not a library: any failure ends it.
 void check(cudaError_t err, const char* what) {
@@ -46,6 +48,12 @@ constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048,
 constexpr const char* kStages[kTimelineMarks - 1] = {
     "stage inputs (waits for the loads)", "decayed rows, mid-block columns", "mid-block scales, fetch next",
     "wait for the solver (A, M free)", "A and M, hand-over", "end of item"};
+
+// The solver's steps between its marks (solve_items), for each item handed to it; then its wait for
+// the next item.
+constexpr const char* kSolverSteps[kSolverMarks - 1] = {
+    "diagonal blocks (threads 0-63), M stored (64-127)", "blocks below the diagonal", "T stored (thread 0's share)",
+    "publication (overlapped pass only)"};
 
 void* upload(const void* host, size_t bytes) {
   void* dev = nullptr;
@@ -131,6 +139,8 @@ void run_row(const Row& row, double clock_ghz) {
 
   std::vector<long long> marks(size_t(kTimelineCtas) * kTimelineItems * kTimelineMarks);
   std::vector<int> items(kTimelineCtas);
+  std::vector<long long> solver_marks(size_t(kTimelineCtas) * kTimelineItems * kSolverMarks);
+  std::vector<int> solver_items(kTimelineCtas);
   for (int rep = 0; rep < 3; ++rep) {  // the last of three calls is read
     const gdn2::Status st = gdn2::forward(args, nullptr);
     if (!st.ok()) {
@@ -139,7 +149,9 @@ void run_row(const Row& row, double clock_ghz) {
     }
     check(cudaDeviceSynchronize(), "forward");
   }
-  check(cudaError_t(gdn2::kernels::read_phase1_timeline(marks.data(), items.data())), "read_phase1_timeline");
+  check(cudaError_t(gdn2::kernels::read_phase1_timeline(marks.data(), items.data(), solver_marks.data(),
+                                                       solver_items.data())),
+        "read_phase1_timeline");
 
   // Mean cycles per stage, for first items and later ones; the gap from an item's last mark to the
   // next item's first (the loop's hand-over to the next item).
@@ -174,6 +186,33 @@ void run_row(const Row& row, double clock_ghz) {
                 c[1] / clock_ghz / 1e3);
   }
   if (gaps) std::printf("  %-40s %21s %7.0f %5.2f\n", "between items", "", gap / gaps, gap / gaps / clock_ghz / 1e3);
+
+  // The solver, over every item handed to it but each CTA's first (the first waits for the factor
+  // warps' whole first item): its steps, the whole item, and its wait from releasing one item to
+  // receiving the next.
+  double ssum[kSolverMarks] = {}, wait = 0;
+  int scount = 0, waits = 0;
+  for (int cta = 0; cta < kTimelineCtas; ++cta) {
+    const int n = std::min(solver_items[cta], kTimelineItems);
+    for (int it = 1; it < n; ++it) {
+      const long long* m = &solver_marks[(size_t(cta) * kTimelineItems + it) * kSolverMarks];
+      const long long* prev = m - kSolverMarks;
+      for (int j = 1; j < kSolverMarks; ++j) ssum[j - 1] += double(m[j] - m[j - 1]);
+      ssum[kSolverMarks - 1] += double(m[kSolverMarks - 1] - m[0]);
+      wait += double(m[0] - prev[kSolverMarks - 1]);
+      ++scount;
+      ++waits;
+    }
+  }
+  if (scount) {
+    std::printf("  solver (mean cycles over %d items after each CTA's first)\n", scount);
+    for (int j = 0; j < kSolverMarks; ++j) {
+      const char* name = j < kSolverMarks - 1 ? kSolverSteps[j] : "whole item";
+      std::printf("    %-38s %21s %7.0f %5.2f\n", name, "", ssum[j] / scount, ssum[j] / scount / clock_ghz / 1e3);
+    }
+    std::printf("    %-38s %21s %7.0f %5.2f\n", "waiting for the next item", "", wait / waits,
+                wait / waits / clock_ghz / 1e3);
+  }
   for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
 }
 

@@ -82,17 +82,26 @@ __device__ __forceinline__ bool factor_sync_and(bool x) {
 }
 
 // Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
-// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each factor barrier or wait that ends a stage.
+// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each factor barrier or wait that ends a
+// stage, and solver thread 0 after each of its steps.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_timeline[kTimelineCtas][kTimelineItems][kTimelineMarks];
 __device__ int g_timeline_items[kTimelineCtas];
+__device__ long long g_solver_timeline[kTimelineCtas][kTimelineItems][kSolverMarks];
+__device__ int g_solver_items[kTimelineCtas];
 __device__ __forceinline__ void timeline_mark(int mark, int item) {
   if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas && item < kTimelineItems)
     g_timeline[blockIdx.x][item][mark] = clock64();
 }
+__device__ __forceinline__ void solver_timeline_mark(int mark, int item) {
+  if (threadIdx.x == kThreads && blockIdx.x < kTimelineCtas && item < kTimelineItems)
+    g_solver_timeline[blockIdx.x][item][mark] = clock64();
+}
 #define GDN2_TIMELINE_MARK(mark, item) timeline_mark(mark, item)
+#define GDN2_SOLVER_TIMELINE_MARK(mark, item) solver_timeline_mark(mark, item)
 #else
 #define GDN2_TIMELINE_MARK(mark, item) ((void)0)
+#define GDN2_SOLVER_TIMELINE_MARK(mark, item) ((void)0)
 #endif
 
 // The chunk that `slot` stands for: slots of sequence s are floor(bos_s / 64) + s + c.
@@ -795,8 +804,10 @@ template <bool kPublish>
 __device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
   const int st = int(threadIdx.x) - kThreads;
   mbarrier_arrive(&sm.empty);  // A and M are free for the first item
+  int solved = 0;  // items solved so far (the timeline's index)
   for (uint32_t parity = 0;; parity ^= 1u) {
     mbarrier_wait(&sm.full, parity);
+    GDN2_SOLVER_TIMELINE_MARK(0, solved);
     float* const block = sm.job.block;
     const int64_t flag = sm.job.flag;
     if (sm.job.done) break;
@@ -804,16 +815,24 @@ __device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
     if (st < kC) invert_diagonal_blocks(sm.A, sm.T, st);
     else store_lower(sm.M, block + factor_block::kM, st - kC, kSolverThreads - kC, p.packed_triangles);
     solver_sync();
+    GDN2_SOLVER_TIMELINE_MARK(1, solved);
     invert_off_diagonal_blocks(sm.A, sm.T, sm.scratch, st);
+    GDN2_SOLVER_TIMELINE_MARK(2, solved);
     store_lower(sm.T, block + factor_block::kT, st, kSolverThreads, p.packed_triangles);
+    GDN2_SOLVER_TIMELINE_MARK(3, solved);
     if constexpr (kPublish) {
       // The factor warps' stores of the block preceded their arrivals on `full`; the solver's
       // precede this barrier.
       solver_sync();
       if (st == 0 && flag >= 0) store_flag_release(p.ready + flag, 1);
     }
+    GDN2_SOLVER_TIMELINE_MARK(4, solved);
     mbarrier_arrive(&sm.empty);  // also ends this item's reads of sm.job
+    ++solved;
   }
+#ifdef GDN2_PHASE1_TIMELINE
+  if (st == 0 && blockIdx.x < kTimelineCtas) g_solver_items[blockIdx.x] = solved;
+#endif
 }
 
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
@@ -886,9 +905,12 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
 }  // namespace
 
 #ifdef GDN2_PHASE1_TIMELINE
-int read_phase1_timeline(long long* marks, int* items) {
-  const cudaError_t e = cudaMemcpyFromSymbol(marks, g_timeline, sizeof(g_timeline));
-  return int(e != cudaSuccess ? e : cudaMemcpyFromSymbol(items, g_timeline_items, sizeof(g_timeline_items)));
+int read_phase1_timeline(long long* marks, int* items, long long* solver_marks, int* solver_items) {
+  cudaError_t e = cudaMemcpyFromSymbol(marks, g_timeline, sizeof(g_timeline));
+  if (e == cudaSuccess) e = cudaMemcpyFromSymbol(items, g_timeline_items, sizeof(g_timeline_items));
+  if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_marks, g_solver_timeline, sizeof(g_solver_timeline));
+  if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_items, g_solver_items, sizeof(g_solver_items));
+  return int(e);
 }
 #endif
 

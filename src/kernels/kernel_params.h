@@ -163,10 +163,13 @@ int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE
 // The phase-1 timeline of the last launch (bench/phase1_timeline.cu): SM clock after each stage of
-// every item of the first kTimelineCtas CTAs, and how many items each CTA took.
-inline constexpr int kTimelineCtas = 132, kTimelineItems = 64, kTimelineMarks = 7;
+// every item of the first kTimelineCtas CTAs, and how many items each CTA took; the same for the
+// solver warpgroup (its items are the ones handed to it).
+inline constexpr int kTimelineCtas = 132, kTimelineItems = 64, kTimelineMarks = 7, kSolverMarks = 5;
 int read_phase1_timeline(long long* marks /* [kTimelineCtas][kTimelineItems][kTimelineMarks] */,
-                         int* items /* [kTimelineCtas] */);
+                         int* items /* [kTimelineCtas] */,
+                         long long* solver_marks /* [kTimelineCtas][kTimelineItems][kSolverMarks] */,
+                         int* solver_items /* [kTimelineCtas] */);
 #endif
 
 }  // namespace gdn2::kernels
