@@ -1,7 +1,8 @@
 // Where phase 1's time per item goes: runs gdn2::forward on model-like inputs (the distribution of
 // python/gdn2/testing.py, kind="model") with a copy of the library whose chunk_factors kernel reads
 // the SM clock after each stage of every item (GDN2_PHASE1_TIMELINE), and prints the mean cycles
-// of each stage, for each CTA's first item and for the items after it.
+// of each stage, for each CTA's first item and for the items after it; then the solver warpgroup's
+// steps per item and how long it waits for the next one.
 //
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
@@ -52,8 +53,8 @@ constexpr const char* kStages[kTimelineMarks - 1] = {
 // The solver's steps between its marks (solve_items), for each item handed to it; then its wait for
 // the next item.
 constexpr const char* kSolverSteps[kSolverMarks - 1] = {
-    "diagonal blocks (threads 0-63), M stored (64-127)", "blocks below the diagonal", "T stored (thread 0's share)",
-    "publication (overlapped pass only)"};
+    "solver: diagonal blocks; M stored", "solver: blocks below the diagonal", "solver: T stored (thread 0's share)",
+    "solver: publication (overlapped pass)"};
 
 void* upload(const void* host, size_t bytes) {
   void* dev = nullptr;
@@ -185,7 +186,7 @@ void run_row(const Row& row, double clock_ghz) {
     std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", name, c[0], c[0] / clock_ghz / 1e3, c[1],
                 c[1] / clock_ghz / 1e3);
   }
-  if (gaps) std::printf("  %-40s %21s %7.0f %5.2f\n", "between items", "", gap / gaps, gap / gaps / clock_ghz / 1e3);
+  if (gaps) std::printf("  %-40s %13s  %7.0f %5.2f\n", "between items", "", gap / gaps, gap / gaps / clock_ghz / 1e3);
 
   // The solver, over every item handed to it but each CTA's first (the first waits for the factor
   // warps' whole first item): its steps, the whole item, and its wait from releasing one item to
@@ -205,12 +206,12 @@ void run_row(const Row& row, double clock_ghz) {
     }
   }
   if (scount) {
-    std::printf("  solver (mean cycles over %d items after each CTA's first)\n", scount);
+    std::printf("  the solver warpgroup, over the %d items after each CTA's first:\n", scount);
     for (int j = 0; j < kSolverMarks; ++j) {
-      const char* name = j < kSolverMarks - 1 ? kSolverSteps[j] : "whole item";
-      std::printf("    %-38s %21s %7.0f %5.2f\n", name, "", ssum[j] / scount, ssum[j] / scount / clock_ghz / 1e3);
+      const char* name = j < kSolverMarks - 1 ? kSolverSteps[j] : "solver: whole item";
+      std::printf("  %-40s %13s  %7.0f %5.2f\n", name, "", ssum[j] / scount, ssum[j] / scount / clock_ghz / 1e3);
     }
-    std::printf("    %-38s %21s %7.0f %5.2f\n", "waiting for the next item", "", wait / waits,
+    std::printf("  %-40s %13s  %7.0f %5.2f\n", "solver: waiting for the next item", "", wait / waits,
                 wait / waits / clock_ghz / 1e3);
   }
   for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
