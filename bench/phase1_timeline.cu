@@ -192,7 +192,7 @@ void run_row(const Row& row, double clock_ghz) {
   // warps' whole first item): its steps, the whole item, and its wait from releasing one item to
   // receiving the next.
   double ssum[kSolverMarks] = {}, wait = 0;
-  int scount = 0, waits = 0;
+  int scount = 0;
   for (int cta = 0; cta < kTimelineCtas; ++cta) {
     const int n = std::min(solver_items[cta], kTimelineItems);
     for (int it = 1; it < n; ++it) {
@@ -202,7 +202,6 @@ void run_row(const Row& row, double clock_ghz) {
       ssum[kSolverMarks - 1] += double(m[kSolverMarks - 1] - m[0]);
       wait += double(m[0] - prev[kSolverMarks - 1]);
       ++scount;
-      ++waits;
     }
   }
   if (scount) {
@@ -211,8 +210,8 @@ void run_row(const Row& row, double clock_ghz) {
       const char* name = j < kSolverMarks - 1 ? kSolverSteps[j] : "solver: whole item";
       std::printf("  %-40s %13s  %7.0f %5.2f\n", name, "", ssum[j] / scount, ssum[j] / scount / clock_ghz / 1e3);
     }
-    std::printf("  %-40s %13s  %7.0f %5.2f\n", "solver: waiting for the next item", "", wait / waits,
-                wait / waits / clock_ghz / 1e3);
+    std::printf("  %-40s %13s  %7.0f %5.2f\n", "solver: waiting for the next item", "", wait / scount,
+                wait / scount / clock_ghz / 1e3);
   }
   for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
 }
