@@ -20,12 +20,13 @@ ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward pas
 
 // The workspace holds the key-side chunk factors of docs/algorithm.md, one block of
 // kernels::factor_block::kFloats fp32 values per (key head, chunk slot) -- src/kernels/kernel_params.h
-// gives its layout -- and int32 flag words (validate_values, and phase 1's verdicts on cu_seqlens).
+// gives its layout -- and int32 words: the ready words and the sequences' order that phase 1 writes
+// for phase 2, and flag words (validate_values, and phase 1's verdicts on cu_seqlens).
 // slots = floor(T / 64) + N + 1 (see "Sequences, chunks and the workspace").
 inline constexpr size_t kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
 struct WorkspaceLayout {
   int64_t slots = 0;
-  size_t factors = 0, ready = 0, flags = 0;  // byte offsets
+  size_t factors = 0, ready = 0, order = 0, flags = 0;  // byte offsets
   size_t total_bytes = 0;
 };
 
@@ -37,6 +38,8 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   w.factors = off; off = align(off + size_t(Hq) * size_t(w.slots) * kernels::factor_block::kFloats * sizeof(float));
   // One ready word per (key head, slot) (ChunkFactorsParams::ready).
   w.ready = off;   off = align(off + sizeof(int) * size_t(Hq) * size_t(w.slots));
+  // The sequences longest first (ChunkFactorsParams::order).
+  w.order = off;   off = align(off + sizeof(int) * size_t(N));
   // Bytes 0-3: validate_values' flags; 8-15: phase 1's work counter; from 16: one fault word per
   // phase-1 CTA.
   w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);

@@ -133,6 +133,15 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
   f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
 
+  // Past one wave of the state pass, its CTAs start longest sequence first (an order that phase 1
+  // computes on the device: ChunkFactorsParams::order), so that the short sequences fill in behind
+  // the long ones rather than a long one starting last. Ranking costs phase 1's idle solver warps
+  // N^2 / (128 x grid) bound pairs per lane, hence the cap on N; past it, and on one sequence, the
+  // CTAs keep sequence order.
+  constexpr int64_t kMaxOrderedSequences = 2048;
+  const bool ordered = slice == 128 && heads > sms && sh.N > 1 && sh.N <= kMaxOrderedSequences;
+  f.order = ordered ? at<int>(a.workspace, ws.order) : nullptr;
+
   kernels::StatePassParams s;
   s.seq = f.seq;
   s.Hq = int(sh.Hq);
@@ -148,6 +157,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   s.fault_words = f.fault_words;
   s.fault_count = int(phase1_grid);
   s.ready = f.ready;
+  s.order = f.order;
 
   // What must be zero before phase 1: the ready words (overlapped: one sequence) or the work
   // counter (the dynamic schedule: several sequences), each by its own memset; today never both.

@@ -835,6 +835,29 @@ __device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
 #endif
 }
 
+// The sequences longest first, for a state pass of several waves (ChunkFactorsParams::order):
+// sequence i's rank is the number of sequences with more chunks, or as many and a smaller index, so
+// the ranks are a permutation of 0 .. N - 1 whatever cu_seqlens holds (seq_bounds clamps). Each
+// solver warp ranks its own sequences (the CTA's, warp w's of every four), before the CTA's first
+// item reaches the solver: N^2 / (4 x 32 x grid) bound pairs per lane (launch.cu caps N).
+__device__ void order_sequences(const ChunkFactorsParams& p) {
+  const int warp = (int(threadIdx.x) - kThreads) / 32, lane = threadIdx.x % 32;
+  const auto chunks = [&](int s) {
+    const SeqBounds sb = seq_bounds(p.seq, s);
+    return (sb.eos - sb.bos + kC - 1) / kC;
+  };
+  for (int i = blockIdx.x + gridDim.x * warp; i < p.seq.N; i += gridDim.x * (kSolverThreads / 32)) {
+    const int64_t ci = chunks(i);
+    int ahead = 0;
+    for (int j = lane; j < p.seq.N; j += 32) {
+      const int64_t cj = chunks(j);
+      ahead += cj > ci || (cj == ci && j < i) ? 1 : 0;
+    }
+    ahead = __reduce_add_sync(0xffffffffu, ahead);
+    if (lane == 0) p.order[ahead] = i;
+  }
+}
+
 // Persistent CTAs (one per SM at most) take (chunk slot, key head) items, head fastest: first
 // item blockIdx.x, then the next ones (advance_schedule); each item's inputs are loaded into
 // registers while the previous item is finished (and on the static schedule sent to L2 before).
@@ -856,6 +879,7 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
   }
   __syncthreads();
   if (threadIdx.x >= kThreads) {
+    if (p.order != nullptr) order_sequences(p);
     solve_items<kPublish>(p, sm);
     return;
   }

@@ -110,6 +110,9 @@ struct ChunkFactorsParams {
   // [Hq][slots] words, zeroed before the launch, or null: once an item's factor block is written,
   // its word becomes 1 (a release store), so that a state pass running at the same time may read it.
   int* ready = nullptr;
+  // [N] or null: the sequences longest first (by chunk count, then by index), for a state pass of
+  // several waves launched after this grid (StatePassParams::order). Any contents before the launch.
+  int* order = nullptr;
 };
 
 // A TMA descriptor (CUtensorMap) as plain bytes: this header includes no CUDA header.
@@ -132,6 +135,9 @@ struct StatePassParams {
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
   const int* ready = nullptr;        // ChunkFactorsParams::ready (the 32-channel pass only)
+  // ChunkFactorsParams::order, or null (then sequence order): the register-state passes start the
+  // CTAs of the sequences with the most chunks first (state_pass_rs.cuh, slice_of_cta).
+  const int* order = nullptr;
   // v and w as 2-D tensors [T][Hv V] for TMA copies of 64 tokens x 64 channels with the 128-byte
   // swizzle (state_pass_rs.cuh; filled by the launch of those kernels only).
   TensorMap v_map, w_map;

@@ -253,16 +253,35 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
   }
 }
 
+// The (sequence, value head, first value channel) of this CTA. CTAs start in the order of their
+// index (x fastest). With p.order the grid is (Hv x slices, N): the sequences by rank (longest
+// first, so that past the first wave the short sequences fill the SMs that the long ones leave,
+// instead of a long sequence starting last), head by head within each; else (N x slices, Hv).
+// Either way every index but the order's load is recomputed from blockIdx for free, which keeps
+// the consumers within their registers.
+struct CtaSlice {
+  int s, h, v0;
+};
+template <int kWidth>
+__device__ __forceinline__ CtaSlice slice_of_cta(const StatePassParams& p) {
+  constexpr int kSlices = kV / kWidth;
+  const int v0 = int(blockIdx.x % kSlices) * kWidth;
+  if (p.order != nullptr) return {p.order[blockIdx.y], int(blockIdx.x / kSlices), v0};
+  return {int(blockIdx.x / kSlices), int(blockIdx.y), v0};
+}
+
 // One CTA per (sequence, value head, slice of kConsumers x 64 channels): warpgroup 0 produces,
 // warpgroups 1 .. kConsumers consume.
 template <int kConsumers>
 __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     state_pass_kernel_rs(const __grid_constant__ StatePassParams p) {
-  constexpr int kThreads = kWarpgroup * (1 + kConsumers), kWidth = kSliceV * kConsumers, kSlices = kV / kWidth;
+  constexpr int kThreads = kWarpgroup * (1 + kConsumers), kWidth = kSliceV * kConsumers;
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
-  const int s = blockIdx.x / kSlices, v0 = (blockIdx.x % kSlices) * kWidth;
-  const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
+  // Phase 1 has completed (a plain launch after it), so p.order is written. It is a permutation of
+  // the sequences even for an inconsistent cu_seqlens, so the fault path below covers every row.
+  const CtaSlice cta = slice_of_cta<kWidth>(p);
+  const int s = cta.s, h = cta.h, v0 = cta.v0, hk = h / (p.Hv / p.Hq);
   const SliceWork work = slice_work(p, s, h, v0);
   const SeqBounds sb = work.sb;
   const int64_t nchunks = work.nchunks;
@@ -311,8 +330,9 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
 
 namespace gdn2::kernels {
 
-// Grid (N x 128 / (64 kConsumers), Hv), plain launch (launched behind phase 1 it measured 2-3%
-// slower with one consumer: docs/performance.md, 4825f11).
+// Grid (N x 128 / (64 kConsumers), Hv), or with p.order (Hv x 128 / (64 kConsumers), N)
+// (slice_of_cta); plain launch (launched behind phase 1 it measured 2-3% slower with one consumer:
+// docs/performance.md, 4825f11).
 template <int kConsumers>
 int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   using namespace state_pass_rs;
@@ -325,7 +345,9 @@ int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   int e = encode_bf16_tile_map(&q.v_map, p.v, T, cols, cols, kC, kSliceV);
   if (e == 0) e = encode_bf16_tile_map(&q.w_map, p.w, T, cols, cols, kC, kSliceV);
   if (e != 0) return e;
-  const dim3 grid(unsigned(p.seq.N) * (kV / (kSliceV * kConsumers)), unsigned(p.Hv));
+  constexpr unsigned kSlices = kV / (kSliceV * kConsumers);
+  const dim3 grid = p.order != nullptr ? dim3(unsigned(p.Hv) * kSlices, unsigned(p.seq.N))
+                                       : dim3(unsigned(p.seq.N) * kSlices, unsigned(p.Hv));
   state_pass_kernel_rs<kConsumers>
       <<<grid, kWarpgroup * (1 + kConsumers), smem, reinterpret_cast<cudaStream_t>(stream)>>>(q);
   return int(cudaGetLastError());

@@ -95,7 +95,8 @@ std::vector<Case> the_matrix() {
   // In-contract cases. On 132 SMs (H200; H100: 114-132) state_pass v32 when N * Hv * 4 <= SMs, else v64
   // when N * Hv * 2 <= SMs, else v128 (src/launch.cu). The v32 pass runs alongside phase 1
   // ("overlapped") where N = 1, Hv * 8 <= SMs and phase 1 has at least 5 rounds of items on the SMs
-  // the pass leaves (1280 tokens of 16 heads: 5.2 rounds on 132 SMs, more on fewer).
+  // the pass leaves (1280 tokens of 16 heads: 5.2 rounds on 132 SMs, more on fewer). The v128 pass
+  // takes the sequences longest first ("ordered", phase 1 ranks them) where N * Hv > SMs.
   m.push_back(make_case("mha-T1", {0, 1}, 1, 1, false, false, true));                        // v32
   m.push_back(make_case("mha-T1280", {0, 1280}, 16, 16, false, true, false));                // v32 overlapped
   m.push_back(make_case("mha-T512", {0, 512}, 16, 16, true, true, false));                   // v32
@@ -105,7 +106,7 @@ std::vector<Case> the_matrix() {
   m.push_back(make_case("gva2-1x32", offsets_of(std::vector<int64_t>(32, 1)), 2, 4, false, true,
                         false));                                                              // v128
   m.push_back(make_case("gva2-rand100", offsets_of(random_lengths(100, 1, 80, 101)), 2, 4, true,
-                        true, true));                                                         // v128
+                        true, true));                                                         // v128 ordered
   m.push_back(make_case("gva4-rand15", offsets_of(random_lengths(15, 1, 100, 102)), 1, 4, false,
                         false, false));                                                       // v64
   m.push_back(make_case("mha-rand40", offsets_of(random_lengths(40, 1, 40, 103)), 2, 2, true,
@@ -117,7 +118,7 @@ std::vector<Case> the_matrix() {
   m.push_back(make_case("gva2-rand20", offsets_of(random_lengths(20, 1, 130, 106)), 1, 2, true,
                         false, false));                                                       // v64
   m.push_back(make_case("gva2-rand70", offsets_of(random_lengths(70, 1, 90, 107)), 2, 4, false,
-                        false, true));                                                        // v128
+                        false, true));                                                        // v128 ordered
 
   // Out of contract, without validate (validate_values must refuse them).
   // Decreasing offsets and last != T.
@@ -135,6 +136,9 @@ std::vector<Case> the_matrix() {
     cu[20] = 590;  // last != T
     m.push_back(make_case("fault-cu-extreme", cu, 2, 4, true, true, true, true, Fault::kCuSeqlens,
                           /*T=*/600));                                                        // v128
+    // The same with 8 value heads: the v128 pass ordered by phase 1's ranks of these offsets.
+    m.push_back(make_case("fault-cu-extreme-ordered", cu, 2, 8, true, true, true, true, Fault::kCuSeqlens,
+                          /*T=*/600));                                                        // v128 ordered
   }
   // Overlapped: the pass checks cu_seqlens itself (last != T).
   m.push_back(make_case("fault-cu-overlapped", {0, 1250}, 16, 16, true, true, false, true,
@@ -549,9 +553,10 @@ int main(int argc, char** argv) {
     if (!skip.empty() && in_list(skip, c.name)) continue;
     const int64_t heads = c.N() * c.Hv;
     const int variant = heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
-    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s\n",
+    const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // src/launch.cu
+    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s%s\n",
                 c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
-                c.cu64 ? "int64" : "int32", kWidths[variant], c.validate ? " validate" : "",
+                c.cu64 ? "int64" : "int32", kWidths[variant], ordered ? " ordered" : "", c.validate ? " validate" : "",
                 c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
     std::fflush(stdout);
     char why[512] = {0};

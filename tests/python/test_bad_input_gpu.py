@@ -406,3 +406,35 @@ def test_inconsistent_cu_seqlens_long_sequence(last):
             "write outside the output buffers"
     assert bool(torch.isnan(inp["output"]).all()), "inconsistent cu_seqlens must give NaN in every output row"
     assert bool(torch.isnan(inp["final_state"]).all()), "inconsistent cu_seqlens must give NaN final states"
+
+
+# Many sequences of mixed lengths with 16 value heads: past one wave of the 128-channel state pass,
+# phase 1 orders the sequences longest first and the pass CTAs start in that order (src/launch.cu).
+# The order is a permutation of the sequences whatever cu_seqlens holds, so an inconsistent
+# cu_seqlens must still give NaN in every output row and state, with nothing written outside them.
+MANY_LENGTHS = (200, 7, 150, 64, 1, 90) * 5  # 30 sequences x 16 heads: 480 CTAs
+MANY_T = sum(MANY_LENGTHS)
+MANY_CHANGES = {
+    "not-monotone": lambda cu: cu.__setitem__(5, int(cu[7])),
+    "end-above-T": lambda cu: cu.__setitem__(-1, MANY_T + 64),
+    "start-not-0": lambda cu: cu.__setitem__(0, 3),
+}
+
+
+@pytest.mark.timeout(300, method="thread")
+@pytest.mark.parametrize("change", list(MANY_CHANGES.values()), ids=list(MANY_CHANGES))
+def test_inconsistent_cu_seqlens_many_sequences(change):
+    n = len(MANY_LENGTHS)
+    inp = make_inputs(MANY_LENGTHS, 16, 16, kind="model", initial_state=True, seed=23, device="cuda",
+                      cu_dtype=torch.int32, gen_device="cuda")
+    change(inp["cu_seqlens"])
+    out_buf, inp["output"] = guarded((MANY_T, 16, D), BF16)
+    state_buf, inp["final_state"] = guarded((n, 16, D, D), F32)
+    run(inp, validate=False)
+    torch.cuda.synchronize()  # no hang, no CUDA error
+    for buf in (out_buf, state_buf):
+        margin = torch.full((PAD,), SENTINEL[buf.dtype], dtype=buf.dtype, device="cuda")
+        assert bitwise_equal(buf[:PAD], margin) and bitwise_equal(buf[-PAD:], margin), \
+            "write outside the output buffers"
+    assert bool(torch.isnan(inp["output"]).all()), "inconsistent cu_seqlens must give NaN in every output row"
+    assert bool(torch.isnan(inp["final_state"]).all()), "inconsistent cu_seqlens must give NaN final states"
