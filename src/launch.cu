@@ -139,6 +139,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // N^2 / (128 x grid) bound pairs per lane, hence the cap on N; past it, and on one sequence, the
   // CTAs keep sequence order.
   constexpr int64_t kMaxOrderedSequences = 2048;
+  static_assert(kMaxOrderedSequences <= 65535, "the ordered pass puts the sequences on gridDim.y");
   const bool ordered = slice == 128 && heads > sms && sh.N > 1 && sh.N <= kMaxOrderedSequences;
   f.order = ordered ? at<int>(a.workspace, ws.order) : nullptr;
 
