@@ -842,10 +842,7 @@ __device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
 // item reaches the solver: N^2 / (4 x 32 x grid) bound pairs per lane (launch.cu caps N).
 __device__ void order_sequences(const ChunkFactorsParams& p) {
   const int warp = (int(threadIdx.x) - kThreads) / 32, lane = threadIdx.x % 32;
-  const auto chunks = [&](int s) {
-    const SeqBounds sb = seq_bounds(p.seq, s);
-    return (sb.eos - sb.bos + kC - 1) / kC;
-  };
+  const auto chunks = [&](int s) { return chunk_count(seq_bounds(p.seq, s)); };
   for (int i = blockIdx.x + gridDim.x * warp; i < p.seq.N; i += gridDim.x * (kSolverThreads / 32)) {
     const int64_t ci = chunks(i);
     int ahead = 0;

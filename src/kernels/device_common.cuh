@@ -44,6 +44,8 @@ __device__ __forceinline__ SeqBounds seq_bounds(const Sequences& seq, int s) {
   b = min(max(b, a), seq.T);
   return {a, b};
 }
+// The number of 64-token chunks of a sequence.
+__device__ __forceinline__ int64_t chunk_count(const SeqBounds& sb) { return (sb.eos - sb.bos + kC - 1) / kC; }
 
 __device__ __forceinline__ float bf16_to_float(uint16_t x) {
   return __uint_as_float(uint32_t(x) << 16);

@@ -54,7 +54,7 @@ struct SliceWork {
 };
 __device__ __forceinline__ SliceWork slice_work(const StatePassParams& p, int s, int h, int v0) {
   const SeqBounds sb = seq_bounds(p.seq, s);
-  return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, (sb.eos - sb.bos + kC - 1) / kC};
+  return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, chunk_count(sb)};
 }
 
 // Phase 1's verdict on cu_seqlens, the same in every thread: its CTAs' fault words, one read by
