@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path.cwd() / "bench"))
 import bench  # noqa: E402
 
 tag = sys.argv[1]
-for T, hq, hv in [(1024, 16, 16), (2048, 16, 16), (3072, 16, 16), (4288, 16, 16), (8192, 16, 16),
-                  (16384, 16, 16), (12800, 8, 16)]:
+for T, hq, hv in [(512, 16, 16), (768, 16, 16), (1024, 16, 16), (1536, 16, 16), (2048, 16, 16), (3072, 16, 16),
+                  (4288, 16, 16), (8192, 16, 16), (16384, 16, 16), (32768, 16, 16), (4096, 8, 16), (12800, 8, 16)]:
     inp = testing.make_inputs((T,), hq, hv, kind="model", initial_state=False, seed=1, device="cuda",
                               gen_device="cuda")
     fn = lambda: gdn2.chunk_gdn2(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],  # noqa: E731

@@ -2,6 +2,7 @@
 // (chunk_factors, then state_pass) on the caller's stream, behind one memset where something must
 // start at zero (the ready words of the 32-channel pass, phase 1's work counter). No
 // synchronisation, no allocation.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 
@@ -104,22 +105,19 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.g = static_cast<const float*>(a.g.data);
   f.factors = at<float>(a.workspace, ws.factors);
   f.packed_triangles = slice != 32;
-  // Where phase 1 is long, the 32-channel pass runs alongside it (docs/design.md, "Two phases"):
-  // phase 1 leaves the pass its SMs and publishes each chunk's factor block (ready words, zeroed
-  // below), and the pass copies each block as soon as it is published. Measured on one sequence
-  // of 16 heads, with items = (T / 64 + 2) Hq over the 68 SMs left: from 5 rounds on it pays
-  // (1280 tokens, 5.2 rounds: 100.1 -> 87.1 us; 32K tokens: 1855 -> 1523 us), at 4.2 rounds
-  // (1024 tokens) the pass behind phase 1 on every SM is faster (69.7 -> 67.0 us since phase 1's
-  // solver warpgroup; docs/performance.md, c583a21 and 814f72b).
-  // Below that too few items are in flight to pace the pass, and with more pass CTAs than half
-  // the SMs phase 1 would run on too few. One sequence only: there phase 1 runs its static
-  // schedule (below); overlapped passes next to the work counter of several sequences are not
-  // tested yet. Elsewhere the pass waits for phase 1 to complete.
-  constexpr int64_t kOverlapMinRounds = 5;
+  // Where phase 1 has more than one round of items, the 32-channel pass runs alongside it
+  // (docs/design.md, "Two phases"): every SM takes one phase-1 item, then the CTAs above
+  // steady_ctas leave their SMs to the pass while the others take the rest of the items; phase 1
+  // publishes each chunk's factor block (ready words, zeroed below) and the pass copies each block
+  // as soon as it is published. Measured on one sequence of 16 heads (docs/performance.md, the
+  // lead-rounds sweep): from 512 to 32K tokens one round before the hand-over is as fast as or
+  // faster than the pass behind phase 1, the pass on its SMs from the start, or more rounds.
+  // With more pass CTAs than half the SMs phase 1 would run on too few. One sequence only: there
+  // phase 1 runs its static schedule (below); overlapped passes next to the work counter of
+  // several sequences are not tested yet. Elsewhere the pass waits for phase 1 to complete.
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
-  const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms &&
-                          items >= kOverlapMinRounds * (sms - pass_ctas);
-  f.ctas = int(overlapped ? sms - pass_ctas : sms);
+  const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms && items > sms;
+  f.ctas = int(sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so
   // those need no zeroing.
@@ -132,6 +130,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const int64_t phase1_grid = kernels::phase1_ctas(items, f.ctas);
   const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
   f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
+  f.steady_ctas = int(overlapped ? std::min(sms - pass_ctas, phase1_grid) : phase1_grid);
 
   // Past one wave of the state pass, its CTAs start longest sequence first (an order that phase 1
   // computes on the device: ChunkFactorsParams::order), so that the short sequences fill in behind

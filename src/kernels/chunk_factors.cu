@@ -186,7 +186,7 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
 // (t < 64) or of b and g: spread over four warps (one warp issuing all 256 copies took 10,000
 // cycles longer, docs/performance.md).
 __device__ __forceinline__ void prefetch_chunk(const ChunkFactorsParams& p, int hk, const Chunk& ch, int t) {
-  const int r = t % kC;
+  const int r = t & (kC - 1);  // t % kC (t >= 0): one instruction, so recomputed, not held across items (spilled)
   if (!ch.valid || r >= ch.len) return;
   const int64_t off = ((ch.t0 + r) * p.Hq + hk) * kK;
   if (t < kC) {
@@ -720,19 +720,31 @@ __device__ void invert_off_diagonal_blocks(const float* A, float* T, float* scra
   invert_block_diagonal<3>(A, T, scratch, st);
 }
 
-// The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread calls this once
-// during the CTA's n-th item (`item`); the others read what it writes after the next factor barrier.
+// Item n of this CTA on the static schedule (ChunkFactorsParams::steady_ctas), from its item n - 2
+// (`before`; the prologue's is blockIdx.x - gridDim.x): item 0 is blockIdx.x; after it only the
+// first steady_ctas CTAs go on, item n being gridDim.x + blockIdx.x + (n - 1) steady_ctas; the
+// others end (`items`).
+__device__ __forceinline__ int64_t static_item(const ChunkFactorsParams& p, int64_t before, int n) {
+  const int64_t grid = gridDim.x, steady = p.steady_ctas;
+  if (n >= 1 && int(blockIdx.x) >= p.steady_ctas) return p.slots * p.Hq;
+  return before + (n <= 1 ? 2 * grid : n == 2 ? grid + steady : 2 * steady);
+}
+
+// The schedule of a CTA's items (ChunkFactorsParams::work_counter). One thread records the CTA's
+// item n in entry n % 2 of Smem::ahead, during item n - 1 (dynamic) or n - 2 (static); the others
+// read it after the next factor barrier.
 //   With a work counter: it claims the next free item (items below gridDim.x are the CTAs' first
-//   ones), so that CTAs whose items end early take more of them, and records it and its chunk in
-//   entry (n + 1) % 2.
-//   Static: item n + 1 is item + gridDim.x, recorded one item earlier (or by the prologue), so its
-//   rows can be prefetched from the start of item n; this records item n + 2 in entry n % 2.
+//   ones), so that CTAs whose items end early take more of them.
+//   Static: static_item, known one item earlier (or by the prologue), so that its rows can be
+//   prefetched from the start of item n - 1.
+// `item`, `ordinal`: the CTA's item during which this runs and its index (the prologue: -1).
 __device__ void advance_schedule(const ChunkFactorsParams& p, Smem& sm, int64_t item, int ordinal) {
   const bool dynamic = p.work_counter != nullptr;
+  const int n = ordinal + (dynamic ? 1 : 2);
   const int64_t next = dynamic ? int64_t(atomicAdd(reinterpret_cast<unsigned long long*>(p.work_counter), 1ull)) + gridDim.x
-                               : item + 2 * int64_t(gridDim.x);
+                               : static_item(p, item, n);
   const Chunk ch = next < p.slots * p.Hq ? chunk_of_slot(p.seq, next / p.Hq) : Chunk{0, 0, false};
-  auto& e = sm.ahead[(ordinal + (dynamic ? 1 : 0)) % 2];
+  auto& e = sm.ahead[n % 2];
   e.item = next;
   e.t0 = ch.t0;
   e.len = ch.len;
@@ -740,7 +752,7 @@ __device__ void advance_schedule(const ChunkFactorsParams& p, Smem& sm, int64_t 
 }
 // The prologue's part of the static schedule: the CTA's second item.
 __device__ void start_schedule(const ChunkFactorsParams& p, Smem& sm) {
-  if (p.work_counter == nullptr) advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, 1);
+  if (p.work_counter == nullptr) advance_schedule(p, sm, int64_t(blockIdx.x) - gridDim.x, -1);
 }
 // The CTA's next item after its n-th (valid from stage 2 of item n on).
 __device__ __forceinline__ int64_t next_item(const Smem& sm, int ordinal) { return sm.ahead[(ordinal + 1) % 2].item; }
@@ -944,6 +956,8 @@ int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   if (err != 0) return err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
+  // The static schedule hands every item after the first round to CTAs below steady_ctas.
+  if (p.work_counter == nullptr && (p.steady_ctas < 1 || p.steady_ctas > int(grid.x))) return int(cudaErrorInvalidValue);
   chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
   return int(cudaGetLastError());
 }

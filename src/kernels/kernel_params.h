@@ -91,7 +91,9 @@ inline int64_t phase1_ctas(int64_t items, int64_t sms) {
 
 // Phase 1: key-side factors of every (chunk slot, key head) item. Grid: phase1_ctas(items, ctas)
 // persistent CTAs; CTA b takes item b first, then the next free item from work_counter, or without
-// a counter items b + grid, b + 2 grid, ... (a static schedule, which needs nothing zeroed).
+// a counter items b + grid, b + 2 grid, ... (a static schedule, which needs nothing zeroed); on the
+// static schedule only CTAs below steady_ctas go on after their first item: the others leave their
+// SMs to a state pass launched behind this grid.
 struct ChunkFactorsParams {
   Sequences seq;
   int Hq = 0;
@@ -103,6 +105,11 @@ struct ChunkFactorsParams {
   const float* g = nullptr;     // fp32 [T, Hq, K]
   float* factors = nullptr;     // [Hq, slots] factor blocks
   bool packed_triangles = false;  // T and M in the packed format (factor_block): for the register-state passes
+  // The static schedule: every CTA takes its first item (blockIdx.x), then only CTAs below
+  // steady_ctas go on, round-robin over the items left; steady_ctas = the grid: plain round-robin.
+  // Here, in the padding after packed_triangles: a larger parameter block changed phase 1's register
+  // allocation (spills).
+  int steady_ctas = 0;
   // One word per CTA, always written: 1 if an offset of cu_seqlens that the CTA checked is
   // inconsistent, else 0 (not zeroed before the launch).
   int* fault_words = nullptr;
