@@ -94,12 +94,12 @@ std::vector<Case> the_matrix() {
   std::vector<Case> m;
   // In-contract cases. On 132 SMs (H200; H100: 114-132) state_pass v32 when N * Hv * 4 <= SMs, else v64
   // when N * Hv * 2 <= SMs, else v128 (src/launch.cu). The v32 pass runs alongside phase 1
-  // ("overlapped") where N = 1, Hv * 8 <= SMs and phase 1 has at least 5 rounds of items on the SMs
-  // the pass leaves (1280 tokens of 16 heads: 5.2 rounds on 132 SMs, more on fewer). The v128 pass
+  // ("overlapped") where N = 1, Hv * 8 <= SMs and phase 1 has more items than SMs (512 tokens of
+  // 16 heads: 160 items; 1280 tokens: 352). The v128 pass
   // takes the sequences longest first ("ordered", phase 1 ranks them) where N * Hv > SMs.
   m.push_back(make_case("mha-T1", {0, 1}, 1, 1, false, false, true));                        // v32
   m.push_back(make_case("mha-T1280", {0, 1280}, 16, 16, false, true, false));                // v32 overlapped
-  m.push_back(make_case("mha-T512", {0, 512}, 16, 16, true, true, false));                   // v32
+  m.push_back(make_case("mha-T512", {0, 512}, 16, 16, true, true, false));                   // v32 overlapped
   m.push_back(make_case("gva3-T65", {0, 65}, 4, 12, true, false, true));                     // v32
   m.push_back(make_case("gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
                         /*validate=*/true));                                                  // v32
@@ -554,9 +554,12 @@ int main(int argc, char** argv) {
     const int64_t heads = c.N() * c.Hv;
     const int variant = heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
     const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // src/launch.cu
-    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s%s\n",
+    const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
+    const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
+    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s%s%s\n",
                 c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
-                c.cu64 ? "int64" : "int32", kWidths[variant], ordered ? " ordered" : "", c.validate ? " validate" : "",
+                c.cu64 ? "int64" : "int32", kWidths[variant], ordered ? " ordered" : "",
+                overlapped ? " overlapped" : "", c.validate ? " validate" : "",
                 c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
     std::fflush(stdout);
     char why[512] = {0};

@@ -168,14 +168,16 @@ def test_heads_long(hv):
     run_case((1024, 300), 16, hv, initial=True, final=True, kind="model", seed=3)
 
 
-# Sequences where the 32-channel state pass runs alongside phase 1 (src/launch.cu: at least 5
-# rounds of phase-1 items on the SMs that the pass leaves; here on 114 to 132 SMs), MHA and GVA2.
-# (The 16K-token sequence of the tests above is overlapped too; 1024 tokens only on fewer than
-# 122 SMs.)
-OVERLAPPED = [((4288,), 16, 16), ((3000,), 8, 16)]
+# Sequences where the 32-channel state pass runs alongside phase 1 (src/launch.cu: one sequence,
+# more phase-1 items than SMs, the pass on at most half of them; every SM takes one item, then
+# the pass gets the SMs of the CTAs from steady_ctas on), MHA and GVA2: 450 tokens (144 items on
+# up to 132 SMs: the CTAs that go on take only items whose slot no chunk owns), 1000 tokens of 8
+# key heads (136 items), 4288 and 3000 tokens (several rounds on the SMs left).
+# (The 16K-token sequence of the tests above is overlapped too.)
+OVERLAPPED = [((450,), 16, 16), ((1000,), 8, 16), ((4288,), 16, 16), ((3000,), 8, 16)]
 
 
-@pytest.mark.parametrize("lengths,hq,hv", OVERLAPPED, ids=["T4288-mha", "T3000-gva2"])
+@pytest.mark.parametrize("lengths,hq,hv", OVERLAPPED, ids=["T450-mha", "T1000-gva2", "T4288-mha", "T3000-gva2"])
 def test_overlapped_pass(lengths, hq, hv):
     run_case(lengths, hq, hv, initial=True, final=True, kind="model", seed=8)
 
