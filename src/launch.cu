@@ -106,18 +106,23 @@ Status forward(const ForwardArgs& a, Stream stream) {
   f.factors = at<float>(a.workspace, ws.factors);
   f.packed_triangles = slice != 32;
   // Where phase 1 has more than one round of items, the 32-channel pass runs alongside it
-  // (docs/design.md, "Two phases"): every SM takes one phase-1 item, then the CTAs above
-  // steady_ctas leave their SMs to the pass while the others take the rest of the items; phase 1
-  // publishes each chunk's factor block (ready words, zeroed below) and the pass copies each block
-  // as soon as it is published. Measured on one sequence of 16 heads (docs/performance.md, the
-  // lead-rounds sweep): from 512 to 32K tokens one round before the hand-over is as fast as or
-  // faster than the pass behind phase 1, the pass on its SMs from the start, or more rounds.
+  // (docs/design.md, "Two phases"): phase 1 publishes each chunk's factor block (ready words,
+  // zeroed below) and the pass copies each block as soon as it is published. Below 40 rounds of
+  // items on the SMs the pass leaves, every SM first takes one phase-1 item, then the CTAs from
+  // steady_ctas on leave their SMs to the pass while the others take the rest of the items (the
+  // lead round); from 40 rounds on, phase 1 runs on the SMs the pass leaves from the start.
+  // Measured on one sequence of 16 heads (docs/performance.md, 04bfbb6): the lead round against
+  // the pass behind phase 1 (the rule below 5 rounds until then) or beside it from the start:
+  // 768 tokens -12%, 1024 -8.5%, 2048 -7.5%, 4288 -3.8%, 8192 (30 rounds) -1.7%, 16K (60 rounds)
+  // even, 32K (121 rounds) +1.1 to +2.8%; more lead rounds were slower at every length.
   // With more pass CTAs than half the SMs phase 1 would run on too few. One sequence only: there
   // phase 1 runs its static schedule (below); overlapped passes next to the work counter of
   // several sequences are not tested yet. Elsewhere the pass waits for phase 1 to complete.
+  constexpr int64_t kLeadRoundMaxRounds = 40;
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
   const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms && items > sms;
-  f.ctas = int(sms);
+  const bool lead_round = overlapped && items < kLeadRoundMaxRounds * (sms - pass_ctas);
+  f.ctas = int(overlapped && !lead_round ? sms - pass_ctas : sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
   // The first flag word belongs to validate_values. Each phase-1 CTA writes its own fault word, so
   // those need no zeroing.
@@ -130,7 +135,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const int64_t phase1_grid = kernels::phase1_ctas(items, f.ctas);
   const bool dynamic_schedule = sh.N > 1 && items > phase1_grid;
   f.work_counter = dynamic_schedule ? at<uint64_t>(a.workspace, ws.flags + kWorkCounterOffset) : nullptr;
-  f.steady_ctas = int(overlapped ? std::min(sms - pass_ctas, phase1_grid) : phase1_grid);
+  f.steady_ctas = int(lead_round ? std::min(sms - pass_ctas, phase1_grid) : phase1_grid);
 
   // Past one wave of the state pass, its CTAs start longest sequence first (an order that phase 1
   // computes on the device: ChunkFactorsParams::order), so that the short sequences fill in behind

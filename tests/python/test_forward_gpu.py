@@ -169,11 +169,12 @@ def test_heads_long(hv):
 
 
 # Sequences where the 32-channel state pass runs alongside phase 1 (src/launch.cu: one sequence,
-# more phase-1 items than SMs, the pass on at most half of them; every SM takes one item, then
-# the pass gets the SMs of the CTAs from steady_ctas on), MHA and GVA2: 450 tokens (144 items on
-# up to 132 SMs: the CTAs that go on take only items whose slot no chunk owns), 1000 tokens of 8
-# key heads (136 items), 4288 and 3000 tokens (several rounds on the SMs left).
-# (The 16K-token sequence of the tests above is overlapped too.)
+# more phase-1 items than SMs, the pass on at most half of them), with a lead round (every SM takes
+# one item, then the pass gets the SMs of the CTAs from steady_ctas on), MHA and GVA2: 450 tokens
+# (144 items on up to 132 SMs: the CTAs that go on take only items whose slot no chunk owns), 1000
+# tokens of 8 key heads (136 items), 4288 and 3000 tokens (several rounds on the SMs left).
+# (The 16K-token sequence of test_decays_long and the 2048-token one of test_decays are overlapped
+# too: 16K without a lead round, 60 rounds on the SMs left; 2048 with one.)
 OVERLAPPED = [((450,), 16, 16), ((1000,), 8, 16), ((4288,), 16, 16), ((3000,), 8, 16)]
 
 
