@@ -113,8 +113,8 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // lead round); from 40 rounds on, phase 1 runs on the SMs the pass leaves from the start.
   // Measured on one sequence of 16 heads (docs/performance.md, 04bfbb6): the lead round against
   // the pass behind phase 1 (the rule below 5 rounds until then) or beside it from the start:
-  // 768 tokens -12%, 1024 -8.5%, 2048 -7.5%, 4288 -3.8%, 8192 (30 rounds) -1.7%, 16K (60 rounds)
-  // even, 32K (121 rounds) +1.1 to +2.8%; more lead rounds were slower at every length.
+  // 768 tokens -11.5%, 1024 -8.4%, 2048 -6.8%, 4288 -4.4%, 8192 (30 rounds) -2.4%, 16K (60
+  // rounds) even, 32K (121 rounds) +1.1 to +3.1%; more lead rounds were slower at every length.
   // With more pass CTAs than half the SMs phase 1 would run on too few. One sequence only: there
   // phase 1 runs its static schedule (below); overlapped passes next to the work counter of
   // several sequences are not tested yet. Elsewhere the pass waits for phase 1 to complete.
