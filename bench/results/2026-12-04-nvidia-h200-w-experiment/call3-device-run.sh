@@ -1,6 +1,6 @@
 #!/bin/bash
 # Session 2026-12-04b, call 3: W = T Kb in phase 1's solver, Kb staged in shared memory by cp.async, U = T (w*v) - W S in phase 2 (working tree)
-# against HEAD's build (tools_tmp/base): pytest; lengths and rows, 2 rounds; accuracy rows; profiles.
+# against HEAD's build (tools_tmp/base): pytest; lengths and rows, 2 rounds; profile and phase-1 timeline of the new build.
 set -u
 R=$OUT/r; mkdir -p $R
 export PYTHONUNBUFFERED=1
