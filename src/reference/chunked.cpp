@@ -395,13 +395,16 @@ void chunk_factors(const Problem& p, int64_t t0, int len, int kh, ChunkKeys& key
 // Scratch of the value side of one chunk, [len][V] each.
 struct ValueScratch {
   std::vector<float> R, U, O, S1, Sop;
-  ValueScratch(int K, int V) : R(kChunk * V), U(kChunk * V), O(kChunk * V), S1(K * V), Sop(K * V) {}
+  std::vector<float> Qo, So, Mo, Uo;  // Qg, S, M, U as they enter the output products
+  ValueScratch(int K, int V)
+      : R(kChunk * V), U(kChunk * V), O(kChunk * V), S1(K * V), Sop(K * V), Qo(kChunk * K), So(K * V),
+        Mo(kChunk * kChunk), Uo(kChunk * V) {}
 };
 
 // One chunk of one value head; S (the state, [K][V]) goes from S0 to S1 in place.
 //   R = w.v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma . S0 + Kend^T U
 void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std::vector<float>& S,
-                ValueScratch& x, float* out, OperandFormat fmt) {
+                ValueScratch& x, float* out, OperandFormat fmt, OperandFormat out_fmt) {
   const int K = p.K, V = p.V, n = f.len;
   // S, R and U as they enter the products (the fp32 S itself carries on)
   x.Sop = S;
@@ -430,17 +433,31 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
   }
   round_matrix(x.U, n, V, ScaleGroup::kColumns, fmt);
 
+  // the output products' operands (Emulation::output_products)
+  x.Qo.assign(f.Qg.begin(), f.Qg.begin() + n * K);
+  x.So = x.Sop;
+  x.Mo.assign(f.M.begin(), f.M.begin() + n * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) x.Mo[i * n + j] = 0.0f;  // only the lower part is M
+  x.Uo.assign(x.U.begin(), x.U.begin() + n * V);
+  if (out_fmt != OperandFormat::kFp32) {
+    round_matrix(x.Qo, n, K, ScaleGroup::kRows, out_fmt);
+    round_matrix(x.So, K, V, ScaleGroup::kColumns, out_fmt);
+    round_matrix(x.Mo, n, n, ScaleGroup::kRows, out_fmt);
+    round_matrix(x.Uo, n, V, ScaleGroup::kColumns, out_fmt);
+  }
+
   for (int i = 0; i < n; ++i) {
     float* Oi = &x.O[i * V];
     for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
     for (int c = 0; c < K; ++c) {
-      const float qg = f.Qg[i * K + c];
-      const float* S0c = &x.Sop[c * V];
+      const float qg = x.Qo[i * K + c];
+      const float* S0c = &x.So[c * V];
       for (int v = 0; v < V; ++v) Oi[v] += qg * S0c[v];
     }
     for (int j = 0; j <= i; ++j) {
-      const float m = f.M[i * n + j];
-      const float* Uj = &x.U[j * V];
+      const float m = x.Mo[i * n + j];
+      const float* Uj = &x.Uo[j * V];
       for (int v = 0; v < V; ++v) Oi[v] += m * Uj[v];
     }
     float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
@@ -499,7 +516,8 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
         const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
         chunk_factors(p, t0, len, kh, keys, f, stats, emulation);
         for (int r = 0; r < group; ++r)
-          state_pass(p, t0, kh * group + r, f, states[r], scratch, out, emulation.operands);
+          state_pass(p, t0, kh * group + r, f, states[r], scratch, out, emulation.operands,
+                     emulation.output_products);
       }
       if (final_state != nullptr)
         for (int r = 0; r < group; ++r) store_state(p, n, kh * group + r, states[r], final_state);

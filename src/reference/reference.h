@@ -58,6 +58,11 @@ struct Emulation {
   // What-if: every product of the inverse T = (I + A)^{-1} on TF32 operands (the kernels form it in
   // fp32 on the CUDA cores; tensor cores would round A and T where they enter a product).
   bool tf32_inverse = false;
+  // What-if: the two products that feed only the output, Qg S and M U, with their operands rounded
+  // once more to this format (kFp32: not at all), as 16-bit wgmma would take them: kBf16, or
+  // kFp16Scaled with a power-of-two scale per row of Qg and M and per value channel of S and U.
+  // Every product that feeds the state keeps `operands`.
+  OperandFormat output_products = OperandFormat::kFp32;
 };
 
 // out: [T, Hv, V]; final_state: [N, Hv, V, K] or null; stats may be null.

@@ -789,5 +789,55 @@ TEST(OperandPrecision, Fp16ScaledKeepsTf32AccuracyUnderStrongDecaysAndFarMagnitu
   }
 }
 
+// The 16-bit what-if for the products beside the 32-channel pass's chain (reference.h,
+// Emulation::output_products; docs/performance.md, "Probes of the 32-channel pass's chain"): Qg S
+// and M U feed only the output, so 16-bit operands there must leave the final state bit for bit as
+// TF32 has it. The output's errors are printed beside TF32's: bf16 and scaled fp16 stay within the
+// GPU tests' tolerance, and scaled fp16 (TF32's mantissa) within a quarter of TF32's error.
+TEST(OperandPrecision, SixteenBitOutputProductsLeaveTheStateAndStayWithinTheOutputTolerance) {
+  struct Row {
+    const char* name;
+    int T;
+    Decay decay;
+    Inputs inputs;
+    float q_scale, v_scale;  // powers of two: bf16 inputs stay exact
+  };
+  const Row rows[] = {{"gentle, g ~ U[-5, 0]", 1024, {DecayKind::kUniform, -5.0f}, Inputs::kGentle, 1.0f, 1.0f},
+                      {"model-like, softplus", 1024, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+                      {"model-like, U[-50, 0]", 512, {DecayKind::kUniform, -50.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+                      {"model-like, extremes", 512, {DecayKind::kExtremes, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+                      {"model-like, q 2^-20, v 2^20", 512, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 0x1p-20f,
+                       0x1p20f}};
+  const OperandFormat output_products[3] = {OperandFormat::kFp32, OperandFormat::kBf16, OperandFormat::kFp16Scaled};
+  const char* names[3] = {"tf32", "tf32, Qg S and M U bf16", "tf32, Qg S and M U fp16x2"};
+  for (const Row& r : rows) {
+    Data d = make_data(make_case(r.name, {r.T}, r.decay, r.inputs));
+    for (float& x : d.q) x *= r.q_scale;
+    for (float& x : d.v) x *= r.v_scale;
+    for (float& x : d.s0) x *= r.v_scale;
+    const Problem p = d.problem();
+    const Reference ref = run_tokenwise(p, true);
+    double err_out[3];
+    std::vector<float> states[3];
+    for (int v = 0; v < 3; ++v) {
+      Emulation em;
+      em.operands = OperandFormat::kTf32;
+      em.output_products = output_products[v];
+      std::vector<float> out(ref.out.size());
+      states[v].resize(ref.state.size());
+      chunked_f32(p, out.data(), states[v].data(), nullptr, em);
+      for (float& x : out) x = round_to_bf16(x);
+      err_out[v] = rel_error(out, ref.out);
+      std::printf("  operands %-25s %-28s T=%d: output %.3e (bf16-rounded), final state %.3e\n", names[v], r.name,
+                  r.T, err_out[v], rel_error(states[v], ref.state));
+    }
+    EXPECT_EQ(states[1], states[0]) << r.name;
+    EXPECT_EQ(states[2], states[0]) << r.name;
+    EXPECT_LE(err_out[1], 4e-3) << r.name;
+    EXPECT_LE(err_out[2], 4e-3) << r.name;
+    EXPECT_LE(err_out[2], 1.25 * err_out[0]) << r.name;
+  }
+}
+
 }  // namespace
 }  // namespace gdn2::reference
