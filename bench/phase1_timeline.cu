@@ -2,7 +2,8 @@
 // python/gdn2/testing.py, kind="model") with a copy of the library whose chunk_factors kernel reads
 // the SM clock after each stage of every item (GDN2_PHASE1_TIMELINE), and prints the mean cycles
 // of each stage, for each CTA's first item and for the items after it; then the solver warpgroup's
-// steps per item and how long it waits for the next one.
+// steps per item and how long it waits for the next one; then each CTA's first item from the CTA's
+// start to its solver's last step.
 //
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
@@ -43,6 +44,12 @@ struct Row {
   int heads;       // Hq = Hv
 };
 constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048, 8, 16}};
+
+// A first item from its CTA's start, in order: until its first mark (set-up, the first item's loads
+// issued), the factor warps' stages up to the hand-over, the wait for the solver, then the solver's
+// steps (kSolverSteps).
+constexpr const char* kFirstItemSteps[3] = {"CTA start -> first mark (loads issued)", "factor warps: first mark -> hand-over",
+                                            "hand-over -> solver's first mark"};
 
 // The stages between consecutive marks (chunk_factors.cu, GDN2_TIMELINE_MARK).
 // They are the factor warps' stages; the solver's inverse and stores of T and M run alongside.
@@ -138,7 +145,7 @@ void run_row(const Row& row, double clock_ghz) {
   args.workspace = dws;
   args.workspace_bytes = ws_bytes;
 
-  std::vector<long long> marks(size_t(kTimelineCtas) * kTimelineItems * kTimelineMarks);
+  std::vector<long long> starts(kTimelineCtas), marks(size_t(kTimelineCtas) * kTimelineItems * kTimelineMarks);
   std::vector<int> items(kTimelineCtas);
   std::vector<long long> solver_marks(size_t(kTimelineCtas) * kTimelineItems * kSolverMarks);
   std::vector<int> solver_items(kTimelineCtas);
@@ -150,7 +157,7 @@ void run_row(const Row& row, double clock_ghz) {
     }
     check(cudaDeviceSynchronize(), "forward");
   }
-  check(cudaError_t(gdn2::kernels::read_phase1_timeline(marks.data(), items.data(), solver_marks.data(),
+  check(cudaError_t(gdn2::kernels::read_phase1_timeline(starts.data(), marks.data(), items.data(), solver_marks.data(),
                                                        solver_items.data())),
         "read_phase1_timeline");
 
@@ -212,6 +219,34 @@ void run_row(const Row& row, double clock_ghz) {
     }
     std::printf("  %-40s %13s  %7.0f %5.2f\n", "solver: waiting for the next item", "", wait / scount,
                 wait / scount / clock_ghz / 1e3);
+  }
+
+  // Each CTA's first item from the CTA's start (the latency until its factor block is stored), median
+  // over the CTAs that end after it (on one sequence, those that leave their SMs to the state pass)
+  // and over those that go on to more items.
+  std::vector<double> first[2][3 + kSolverMarks];
+  for (int cta = 0; cta < kTimelineCtas; ++cta) {
+    if (items[cta] < 1 || solver_items[cta] < 1) continue;
+    const long long* m = marks.data() + size_t(cta) * kTimelineItems * kTimelineMarks;
+    const long long* sm = solver_marks.data() + size_t(cta) * kTimelineItems * kSolverMarks;
+    bool ordered = m[0] > starts[cta];  // a valid first item: every mark after the previous one
+    for (int j = 1; j < kTimelineMarks; ++j) ordered = ordered && m[j] > m[j - 1];
+    for (int j = 1; j < kSolverMarks; ++j) ordered = ordered && sm[j] > sm[j - 1];
+    if (!ordered) continue;
+    auto& f = first[items[cta] > 1 ? 1 : 0];
+    f[0].push_back(double(m[0] - starts[cta]));
+    f[1].push_back(double(m[5] - m[0]));
+    f[2].push_back(double(sm[0] - m[5]));
+    for (int j = 1; j < kSolverMarks; ++j) f[2 + j].push_back(double(sm[j] - sm[j - 1]));
+    f[2 + kSolverMarks].push_back(double(sm[kSolverMarks - 1] - starts[cta]));
+  }
+  auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
+  std::printf("  each CTA's first item from the CTA's start (median cycles): %zu CTAs that end after it, %zu that go on\n",
+              first[0][0].size(), first[1][0].size());
+  for (int j = 0; j < 3 + kSolverMarks; ++j) {
+    const char* name = j < 3 ? kFirstItemSteps[j] : j < 2 + kSolverMarks ? kSolverSteps[j - 3] : "CTA start -> solver's last mark";
+    const double c[2] = {median(first[0][j]), median(first[1][j])};
+    std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", name, c[0], c[0] / clock_ghz / 1e3, c[1], c[1] / clock_ghz / 1e3);
   }
   for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
 }

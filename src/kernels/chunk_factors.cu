@@ -82,9 +82,10 @@ __device__ __forceinline__ bool factor_sync_and(bool x) {
 }
 
 // Optional per-stage timeline of every CTA's items (bench/phase1_timeline.cu; build option
-// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock after each factor barrier or wait that ends a
-// stage, and solver thread 0 after each of its steps.
+// GDN2_PHASE1_TIMELINE): thread 0 reads the SM clock when the CTA starts and after each factor
+// barrier or wait that ends a stage, and solver thread 0 after each of its steps.
 #ifdef GDN2_PHASE1_TIMELINE
+__device__ long long g_timeline_start[kTimelineCtas];
 __device__ long long g_timeline[kTimelineCtas][kTimelineItems][kTimelineMarks];
 __device__ int g_timeline_items[kTimelineCtas];
 __device__ long long g_solver_timeline[kTimelineCtas][kTimelineItems][kSolverMarks];
@@ -97,9 +98,12 @@ __device__ __forceinline__ void solver_timeline_mark(int mark, int item) {
   if (threadIdx.x == kThreads && blockIdx.x < kTimelineCtas && item < kTimelineItems)
     g_solver_timeline[blockIdx.x][item][mark] = clock64();
 }
+#define GDN2_TIMELINE_START() \
+  do { if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) g_timeline_start[blockIdx.x] = clock64(); } while (0)
 #define GDN2_TIMELINE_MARK(mark, item) timeline_mark(mark, item)
 #define GDN2_SOLVER_TIMELINE_MARK(mark, item) solver_timeline_mark(mark, item)
 #else
+#define GDN2_TIMELINE_START() ((void)0)
 #define GDN2_TIMELINE_MARK(mark, item) ((void)0)
 #define GDN2_SOLVER_TIMELINE_MARK(mark, item) ((void)0)
 #endif
@@ -881,6 +885,7 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
   // prologue on the SMs this grid leaves free, or frees: every CTA of this grid is resident once
   // all have passed here, so phase 2's CTAs never hold an SM it waits for.
   allow_dependent_launch();
+  GDN2_TIMELINE_START();
   if (threadIdx.x == 0) {
     mbarrier_init(&sm.full, kThreads);
     mbarrier_init(&sm.empty, kSolverThreads);
@@ -938,8 +943,9 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
 }  // namespace
 
 #ifdef GDN2_PHASE1_TIMELINE
-int read_phase1_timeline(long long* marks, int* items, long long* solver_marks, int* solver_items) {
-  cudaError_t e = cudaMemcpyFromSymbol(marks, g_timeline, sizeof(g_timeline));
+int read_phase1_timeline(long long* starts, long long* marks, int* items, long long* solver_marks, int* solver_items) {
+  cudaError_t e = cudaMemcpyFromSymbol(starts, g_timeline_start, sizeof(g_timeline_start));
+  if (e == cudaSuccess) e = cudaMemcpyFromSymbol(marks, g_timeline, sizeof(g_timeline));
   if (e == cudaSuccess) e = cudaMemcpyFromSymbol(items, g_timeline_items, sizeof(g_timeline_items));
   if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_marks, g_solver_timeline, sizeof(g_solver_timeline));
   if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_items, g_solver_items, sizeof(g_solver_items));

@@ -175,11 +175,12 @@ int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE
-// The phase-1 timeline of the last launch (bench/phase1_timeline.cu): SM clock after each stage of
-// every item of the first kTimelineCtas CTAs, and how many items each CTA took; the same for the
-// solver warpgroup (its items are the ones handed to it).
+// The phase-1 timeline of the last launch (bench/phase1_timeline.cu): SM clock when each of the
+// first kTimelineCtas CTAs starts and after each stage of its every item, and how many items each
+// CTA took; the same for the solver warpgroup (its items are the ones handed to it).
 inline constexpr int kTimelineCtas = 132, kTimelineItems = 64, kTimelineMarks = 7, kSolverMarks = 5;
-int read_phase1_timeline(long long* marks /* [kTimelineCtas][kTimelineItems][kTimelineMarks] */,
+int read_phase1_timeline(long long* starts /* [kTimelineCtas] */,
+                         long long* marks /* [kTimelineCtas][kTimelineItems][kTimelineMarks] */,
                          int* items /* [kTimelineCtas] */,
                          long long* solver_marks /* [kTimelineCtas][kTimelineItems][kSolverMarks] */,
                          int* solver_items /* [kTimelineCtas] */);
