@@ -21,14 +21,18 @@ namespace gdn2::kernels::state_pass {
 constexpr int kThreads = 512;  // four warpgroups
 enum Role { kRoleRU = 0, kRoleOut = 1, kRoleState = 2 };  // warpgroups 2 and 3 share the state role
 
-// The factor groups of a chunk, in order of use, each one bulk copy of a contiguous piece of the
-// chunk's factor block (kernel_params.h) into the same layout here, completing on its own barrier.
-enum Group { kGroupKbQg, kGroupT, kGroupMKendGamma, kGroups };
+// The factor groups of a chunk, each one bulk copy of a contiguous piece of the chunk's factor block
+// (kernel_params.h) into the same layout here, completing on its own barrier. Kb and Qg are separate
+// groups, issued Kb, T, Qg: the chain's first product (RU's Kb S) waits only for its own operand,
+// not for Qg's 32 KB as well (docs/performance.md: S5 -1.9 to -2.4%, L32K-MHA -1.1 to -1.7%).
+enum Group { kGroupKb, kGroupQg, kGroupT, kGroupMKendGamma, kGroups };
 __host__ __device__ constexpr int group_begin(int grp) {
-  return grp == kGroupKbQg ? factor_block::kKb : grp == kGroupT ? factor_block::kT : factor_block::kM;
+  return grp == kGroupKb ? factor_block::kKb : grp == kGroupQg ? factor_block::kQg
+       : grp == kGroupT ? factor_block::kT : factor_block::kM;
 }
 __host__ __device__ constexpr int group_end(int grp) {
-  return grp == kGroupKbQg ? factor_block::kT : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
+  return grp == kGroupKb ? factor_block::kQg : grp == kGroupQg ? factor_block::kT
+       : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
 }
 
 template <int kSliceV>
@@ -122,8 +126,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int64_t state_off = work.state_off, nchunks = work.nchunks;
 
   // Per chunk c, two CTA barriers ("wait X" = the barrier of factor group X, phase c & 1):
-  //   sync, issue MKendGamma(c);  RU: wait KbQg(c), R, wait T(c), U;  Out: wait KbQg(c), Qg S;
-  //   sync, issue KbQg(c+1), T(c+1);  Out: wait MKend(c), O;  State: wait MKend(c), S1.
+  //   sync, issue MKendGamma(c);  RU: wait Kb(c), R, wait T(c), U;  Out: wait Qg(c), Qg S;
+  //   sync, issue Kb(c+1), T(c+1), Qg(c+1);  Out: wait MKend(c), O;  State: wait MKend(c), S1.
   // The first barrier publishes S and frees M, Kend^T; the second publishes U and frees Kb, Qg,
   // T and S (every reader has waited for its products before it).
   if (threadIdx.x == 0) {
@@ -189,8 +193,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   int64_t known_ready = 0;  // overlapped: the issuer's count of chunks whose factor blocks are published
   if (issuer && nchunks > 0) {
     if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, 0, nchunks, known_ready);
-    issue_group(kGroupKbQg, p, hk, first, sm);
+    issue_group(kGroupKb, p, hk, first, sm);
     issue_group(kGroupT, p, hk, first, sm);
+    issue_group(kGroupQg, p, hk, first, sm);
   }
 
   float acc[kAcc];
@@ -210,7 +215,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           acc[4 * j + 2 * hh] = bf16_to_float(uint16_t(vraw[j][hh] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][hh] & 0xffffu));
           acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
         }
-      mbarrier_wait(&sm.full[kGroupKbQg], parity);
+      mbarrier_wait(&sm.full[kGroupKb], parity);
       wgmma_product_ss<-1, kK, kK, kK / 8>(acc, kb, sm.st);
       store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
       fence_proxy_async();
@@ -227,7 +232,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     } else if (role == kRoleOut) {
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
-      mbarrier_wait(&sm.full[kGroupKbQg], parity);
+      mbarrier_wait(&sm.full[kGroupQg], parity);
       wgmma_product_ss<1, kK, kK, kK / 8>(acc, qg, sm.st);
     }
 
@@ -235,8 +240,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
       if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
-      issue_group(kGroupKbQg, p, hk, next, sm);
+      issue_group(kGroupKb, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
+      issue_group(kGroupQg, p, hk, next, sm);
     }
     if (role == kRoleOut) {  // O = scale (Qg S + M U), rows past the chunk's end not written
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
