@@ -31,8 +31,7 @@ __host__ __device__ constexpr int group_begin(int grp) {
        : grp == kGroupT ? factor_block::kT : factor_block::kM;
 }
 __host__ __device__ constexpr int group_end(int grp) {
-  return grp == kGroupKb ? factor_block::kQg : grp == kGroupQg ? factor_block::kT
-       : grp == kGroupT ? factor_block::kM : factor_block::kFloats;
+  return grp == kGroupMKendGamma ? factor_block::kFloats : group_begin(grp + 1);
 }
 
 template <int kSliceV>
