@@ -149,6 +149,22 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
                : "r"(smem_u32(row)));
 }
 
+// The same four 8x8 matrices transposed (ldmatrix .trans): register i receives matrix i, elements
+// (row 2 (lane % 4), column lane / 4) in its low half and (row 2 (lane % 4) + 1, same column) in
+// its high half.
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* row) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_u32(row)));
+}
+// Its inverse (stmatrix .trans): lane l gives the address of row l % 8 of matrix l / 8; register i
+// holds matrix i's elements (row 2 (lane % 4), column lane / 4) and (row 2 (lane % 4) + 1, same
+// column), low half first.
+__device__ __forceinline__ void stmatrix_x4_trans(void* row, const uint32_t (&r)[4]) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n"
+               :: "r"(smem_u32(row)), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+}
+
 // fp32 rounded to TF32 (the low 13 bits cleared), as tensor-core operands are stored.
 __device__ __forceinline__ float round_tf32(float x) { return __uint_as_float(to_tf32(x)); }
 

@@ -61,6 +61,7 @@ struct alignas(1024) Smem {
   uint64_t mk_full[kMkStages], mk_empty[kMkStages];
   uint64_t kq_full, kq_empty, t_full, t_empty;
   uint64_t vw_full[kConsumers], vw_empty[kConsumers];
+  uint64_t o_full[kConsumers], o_empty[kConsumers];
 };
 
 // Producer warp 1 + i, lane 0: consumer i's slice of v and w for each chunk, one TMA box each
@@ -106,9 +107,36 @@ __device__ void produce_factors(const StatePassParams& p, const SeqBounds& sb, i
   }
 }
 
-// Consumer i's warpgroup barrier (ids 1, 2; 0 is __syncthreads).
-__device__ __forceinline__ void sync_consumer(int i) {
-  asm volatile("bar.sync %0, 128;\n" ::"r"(1 + i) : "memory");
+// Producer warp 3: each consumer's output tile of each chunk, once staged (o_full), to the rows of
+// the chunk in 16-byte stores; then the tile is released (o_empty). The consumers' chain never
+// waits for global stores.
+template <int kConsumers>
+__device__ void store_outputs(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0, int64_t nchunks,
+                              Smem<kConsumers>& sm) {
+  constexpr int kParts = kSliceV / 8;  // 16-byte parts of a row; lane l always stores part l % kParts
+  const int lane = threadIdx.x & 31, part = lane % kParts;
+  const int64_t row_stride = int64_t(p.Hv) * kV;
+  for (int64_t c = 0; c < nchunks; ++c) {
+    const ChunkRef ch = chunk_ref(sb, s, c);
+    for (int i = 0; i < kConsumers; ++i) {
+      const uint16_t* so = sm.o[i];
+      uint16_t* out = p.out + ch.t0 * row_stride + h * kV + v0 + kSliceV * i + 8 * part;
+      mbarrier_wait(&sm.o_full[i], uint32_t(c) & 1);
+#pragma unroll 2
+      for (int tok = lane / kParts; tok < ch.len; tok += 32 / kParts)
+        *reinterpret_cast<uint4*>(out + tok * row_stride) =
+            *reinterpret_cast<const uint4*>(so + swizzled_tile_offset(tok, 8 * part));
+      mbarrier_arrive(&sm.o_empty[i]);
+    }
+  }
+}
+
+// The row that thread `tid` of a consumer warpgroup addresses in an ldmatrix / stmatrix of four
+// 8x8 matrices of a [token][channel] tile (swizzled_tile_offset): lane l, row l % 8 of matrix
+// k = l / 8 = (j - 2 jp, hh), i.e. token 8 j + l % 8, channels 16 w + 8 hh .. + 7 (w: its warp).
+__device__ __forceinline__ int tile_matrix_row(int jp, int tid) {
+  const int lane = tid & 31, k = lane >> 3, j = 2 * jp + (k >> 1), hh = k & 1;
+  return swizzled_tile_offset(8 * j + (lane & 7), 16 * (tid / 32) + 8 * hh);
 }
 
 // Consumer warpgroup i, value channels [v0, v0 + 64). Thread (warp w, lane (g, t)) of the warpgroup
@@ -149,19 +177,28 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
 
     // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
-    // fp32), O^T as zero.
+    // fp32), O^T as zero. The tiles are [token][channel]; ldmatrix .trans hands each thread the
+    // accumulator's (channel, token pair) directly: matrix (j, hh) is tokens 8 j .. 8 j + 7 x
+    // channels 16 w + 8 hh .. + 7, four matrices per instruction (tile_matrix_row).
     float r[kC / 2], o[kC / 2];
     mbarrier_wait(&sm.vw_full[i], parity);
 #pragma unroll
-    for (int j = 0; j < kC / 8; ++j)
+    for (int jp = 0; jp < kC / 16; ++jp) {
+      uint32_t vv[4], ww[4];
+      ldmatrix_x4_trans(vv, sv + tile_matrix_row(jp, tid));
+      ldmatrix_x4_trans(ww, sw + tile_matrix_row(jp, tid));
 #pragma unroll
-      for (int hh = 0; hh < 2; ++hh)
+      for (int k = 0; k < 4; ++k) {
+        const int j = 2 * jp + (k >> 1), hh = k & 1;
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int tok = 8 * j + col + e, at = swizzled_tile_offset(tok, row + 8 * hh);
-          r[4 * j + 2 * hh + e] = tok < ch.len ? bf16_to_float(sv[at]) * bf16_to_float(sw[at]) : 0.f;
+          const int tok = 8 * j + col + e;
+          const float x = bf16_to_float(uint16_t(vv[k] >> (16 * e))) * bf16_to_float(uint16_t(ww[k] >> (16 * e)));
+          r[4 * j + 2 * hh + e] = tok < ch.len ? x : 0.f;
           o[4 * j + 2 * hh + e] = 0.f;
         }
+      }
+    }
     mbarrier_arrive(&sm.vw_empty[i]);
 
     // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
@@ -223,24 +260,20 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     fence_operands(ua);
     mbarrier_arrive(&sm.mk_empty[stage]);
 
-    // O = scale (O^T)^T through shared memory, then 16-byte stores of rows inside the chunk.
-    sync_consumer(i);  // the previous chunk's rows are stored
+    // O = scale (O^T)^T staged in shared memory once the producer has stored the previous chunk's
+    // tile; the producer's warp 3 stores its rows (store_outputs).
+    if (c > 0) mbarrier_wait(&sm.o_empty[i], uint32_t(c - 1) & 1);
 #pragma unroll
-    for (int j = 0; j < kC / 8; ++j)
+    for (int jp = 0; jp < kC / 16; ++jp) {
+      uint32_t packed[4];
 #pragma unroll
-      for (int hh = 0; hh < 2; ++hh)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-          so[swizzled_tile_offset(8 * j + col + e, row + 8 * hh)] = float_to_bf16(p.scale * o[4 * j + 2 * hh + e]);
-    sync_consumer(i);
-    constexpr int kParts = kSliceV / 8;
-#pragma unroll
-    for (int idx = tid; idx < kC * kParts; idx += kWarpgroup) {
-      const int tok = idx / kParts, part = idx % kParts;
-      if (tok < ch.len)
-        *reinterpret_cast<uint4*>(p.out + ((ch.t0 + tok) * p.Hv + h) * kV + v0 + 8 * part) =
-            *reinterpret_cast<const uint4*>(so + swizzled_tile_offset(tok, 8 * part));
+      for (int k = 0; k < 4; ++k) {
+        const int at = 4 * (2 * jp + (k >> 1)) + 2 * (k & 1);
+        packed[k] = uint32_t(float_to_bf16(p.scale * o[at])) | (uint32_t(float_to_bf16(p.scale * o[at + 1])) << 16);
+      }
+      stmatrix_x4_trans(so + tile_matrix_row(jp, tid), packed);
     }
+    mbarrier_arrive(&sm.o_full[i]);
   }
   if (p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
@@ -302,6 +335,8 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
     for (int k = 0; k < kConsumers; ++k) {
       mbarrier_init(&sm.vw_full[k], 1);
       mbarrier_init(&sm.vw_empty[k], kWarpgroup);
+      mbarrier_init(&sm.o_full[k], kWarpgroup);
+      mbarrier_init(&sm.o_empty[k], 32);
     }
     fence_barrier_init();
   }
@@ -318,6 +353,8 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
       if ((threadIdx.x & 31) == 0) produce_factors(p, sb, s, hk, nchunks, sm);
     } else if (warp <= kConsumers && (threadIdx.x & 31) == 0) {
       produce_vw(p, sb, s, h, v0 + kSliceV * (warp - 1), nchunks, warp - 1, sm);
+    } else if (warp == 3) {
+      store_outputs(p, sb, s, h, v0, nchunks, sm);
     }
   } else {
     if constexpr (kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
