@@ -16,9 +16,12 @@
 //   - the producer warpgroup: warp 0 copies each factor group into shared memory (bulk copies
 //     completing on "full" barriers) as soon as every consumer has released the previous chunk's
 //     copy ("empty" barriers); warp 1 + i copies consumer i's rows of v and w (one TMA box each) the
-//     same way. With two consumers the producers give their registers to them (setmaxnreg).
+//     same way; warp 3 stores each consumer's output tile to global memory once it is staged
+//     (o_full) and releases it (o_empty). With two consumers the producers give their registers to
+//     them (setmaxnreg).
 // Shared memory carries only the factors, v, w (each read once per chunk and consumer) and the
-// output tiles; a consumer never waits for another warpgroup's products, only for copies.
+// output tiles; a consumer never waits for another warpgroup's products, only for copies and for
+// its output tile of the previous chunk to be stored (a whole chunk earlier).
 #pragma once
 
 #include <atomic>
