@@ -59,9 +59,11 @@ __device__ __forceinline__ uint16_t float_to_bf16(float x) {
 // operand), so d is never above 1 or NaN.
 __device__ __forceinline__ float decay_log2(float g) { return fminf(fmaxf(g, -INFINITY), 0.f) * kLog2e; }
 
+// fp32 to TF32, round to nearest, ties to even (the low 13 bits cleared): cvt.rn is one instruction
+// on sm_90 (F2FP.TF32), where cvt.rna (ties away from zero) is three. Infinities and NaNs stay so.
 __device__ __forceinline__ uint32_t to_tf32(float x) {
   uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
   return r;
 }
 
@@ -103,16 +105,12 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const float* a, int a_
 // correction terms in a second accumulator (two independent chains). Row-major fp32 operands in
 // shared memory: A(r, k) = a[r * a_rs + k], B(k, n) = b[k * b_ks + n]; kSteps steps of 8 along k.
 //
-// The split: hi is x rounded to 10 mantissa bits by adding half of TF32's unit in the last place and
-// clearing the 13 bits below it (ties away from zero, as cvt.rna), lo = x - hi exactly,
-// |lo| <= 2^-11 |x|. A non-finite x stays non-finite in the sum: an infinity keeps hi infinite (lo
-// is then NaN), and a NaN makes lo NaN (hi itself may come out as a signed zero, e.g. for the
-// canonical NaN 0x7fffffff, whose rounding carries into the sign bit). lo is passed as fp32 bits: the tensor core reads
-// the top 19 (it truncates), so it enters with a relative error below 2^-10, below 2^-21 |x|
-// overall. Three instructions per element where two cvt.rna.tf32.f32 (four each on sm_90) and
-// the subtraction took nine.
+// The split: hi is x rounded to TF32 (to_tf32), lo = x - hi exactly, |lo| <= 2^-11 |x|. A
+// non-finite x stays non-finite in the sum (hi keeps it, lo is NaN). lo is passed as fp32 bits: the
+// tensor core reads the top 19 (it truncates), so it enters with a relative error below 2^-10,
+// below 2^-21 |x| overall. Two instructions per element.
 __device__ __forceinline__ void split_tf32(float x, uint32_t& hi, uint32_t& lo) {
-  hi = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+  hi = to_tf32(x);
   lo = __float_as_uint(x - __uint_as_float(hi));
 }
 template <int kSteps>

@@ -32,10 +32,11 @@ uint32_t bits_of(float x) {
   std::memcpy(&bits, &x, sizeof bits);
   return bits;
 }
-// TF32 as cvt.rna.tf32.f32: 10 mantissa bits, round to nearest, ties away from zero.
+// TF32 as the kernels round it (cvt.rn.tf32.f32): 10 mantissa bits, round to nearest, ties to even.
 float round_tf32(float x) {
   if (!std::isfinite(x)) return x;
-  return with_bits((bits_of(x) + 0x1000u) & 0xFFFFE000u);
+  const uint32_t b = bits_of(x);
+  return with_bits((b + 0xFFFu + ((b >> 13) & 1u)) & 0xFFFFE000u);
 }
 // bf16: 7 mantissa bits, round to nearest, ties to even.
 float round_bf16(float x) {

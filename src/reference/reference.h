@@ -45,7 +45,7 @@ struct ChunkedStats {
 // The format of the tensor-core operands, emulated: kFp32 keeps every value in fp32 (the algorithm
 // alone); kTf32 rounds them as the GPU kernels do (phase 1's left and right factors, the factor
 // block Qg, Kb, Kend, T, M, and phase 2's S, R, U where they enter a product, all to TF32, round to
-// nearest, ties away; fp32 accumulation); kBf16 is the what-if of phase 2 on bf16 operands (the
+// nearest, ties to even; fp32 accumulation); kBf16 is the what-if of phase 2 on bf16 operands (the
 // factor block and S, R, U rounded to bf16 instead, ties to even); kFp16Scaled is the what-if of
 // phase 2 on fp16 operands with a power-of-two scale per product row or column (one scale per
 // token of Qg and Kb, per row of T and M, per key channel of Kend, per value channel of S, R and U:
