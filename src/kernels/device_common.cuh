@@ -53,6 +53,11 @@ __device__ __forceinline__ float bf16_to_float(uint16_t x) {
 __device__ __forceinline__ uint16_t float_to_bf16(float x) {
   return __bfloat16_as_ushort(__float2bfloat16_rn(x));
 }
+// Two values as bf16 (round to nearest even) in one word, lo in the low half: one instruction.
+__device__ __forceinline__ uint32_t bf16_pair(float lo, float hi) {
+  const __nv_bfloat162 x = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&x);
+}
 
 // Per-token log decay in base 2; the decay factor is d = exp2(decay_log2(g)) in [0, 1]
 // (docs/algorithm.md): out-of-contract g > 0 acts as 0 and NaN as -inf (fmaxf drops a NaN

@@ -180,7 +180,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     const float* gamma = sm.mk[stage] + (factor_block::kGamma - factor_block::kM);
 
     // R^T starts as (w*v)^T (zero past the chunk's end: exact, a product of two bf16 fits in
-    // fp32), O^T as zero. The tiles are [token][channel]; ldmatrix .trans hands each thread the
+    // fp32). The tiles are [token][channel]; ldmatrix .trans hands each thread the
     // accumulator's (channel, token pair) directly: matrix (j, hh) is tokens 8 j .. 8 j + 7 x
     // channels 16 w + 8 hh .. + 7, four matrices per instruction (tile_matrix_row).
     float r[kC / 2], o[kC / 2];
@@ -195,16 +195,22 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
         const int j = 2 * jp + (k >> 1), hh = k & 1;
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          const int tok = 8 * j + col + e;
           const float x = bf16_to_float(uint16_t(vv[k] >> (16 * e))) * bf16_to_float(uint16_t(ww[k] >> (16 * e)));
-          r[4 * j + 2 * hh + e] = tok < ch.len ? x : 0.f;
-          o[4 * j + 2 * hh + e] = 0.f;
+          r[4 * j + 2 * hh + e] = x;
         }
       }
     }
     mbarrier_arrive(&sm.vw_empty[i]);
+    if (ch.len < kC) {  // the last chunk of a sequence: zero past its end (uniform branch)
+#pragma unroll
+      for (int j = 0; j < kC / 8; ++j)
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          if (8 * j + col + (k & 1) >= ch.len) r[4 * j + k] = 0.f;
+    }
 
-    // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A.
+    // R^T -= S^T Kb^T and O^T = S^T Qg^T, both with S^T (rounded to TF32) as A (O^T's first k-step
+    // adds zero: its registers are not read).
     uint32_t sa[kK / 2];
     acc_to_a<kStepsK>(st, sa);
     mbarrier_wait(&sm.kq_full, parity);
@@ -213,7 +219,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     fence_operands(sa);
     wgmma_fence();
     wgmma_issue<kC, -1, kK, kStepsK>(r, sa, kb);
-    wgmma_issue<kC, 1, kK, kStepsK>(o, sa, qg);
+    wgmma_issue<kC, 1, kK, kStepsK, false>(o, sa, qg);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(r);
@@ -224,14 +230,12 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     // U^T = R^T T^T.
     uint32_t ra[kC / 2];
     acc_to_a<kStepsC>(r, ra);
-    float u[kC / 2];
-#pragma unroll
-    for (int k = 0; k < kC / 2; ++k) u[k] = 0.f;
+    float u[kC / 2];  // not read: the product's first k-step adds zero
     mbarrier_wait(&sm.t_full, parity);
     fence_operands(u);
     fence_operands(ra);
     wgmma_fence();
-    wgmma_issue<kC, 1, kC, kStepsC>(u, ra, sm.t);
+    wgmma_issue<kC, 1, kC, kStepsC, false>(u, ra, sm.t);
     wgmma_commit();
     wgmma_wait<0>();
     fence_operands(u);
@@ -272,7 +276,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         const int at = 4 * (2 * jp + (k >> 1)) + 2 * (k & 1);
-        packed[k] = uint32_t(float_to_bf16(p.scale * o[at])) | (uint32_t(float_to_bf16(p.scale * o[at + 1])) << 16);
+        packed[k] = bf16_pair(p.scale * o[at], p.scale * o[at + 1]);
       }
       stmatrix_x4_trans(so + tile_matrix_row(jp, tid), packed);
     }

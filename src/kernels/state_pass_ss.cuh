@@ -219,20 +219,16 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
       fence_proxy_async();
       sync_warpgroup();  // R is complete
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupT], parity);
-      wgmma_product_ss<1, kC, kC, kC / 8>(acc, tinv, sm.rt);
+      wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, tinv, sm.rt);
       store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
       // The next chunk's v and w only now: the proxy fences above wait for this thread's
       // outstanding memory accesses, loads included.
       if (has_next) load_vw(chunk_ref(sb, s, c + 1));
     } else if (role == kRoleOut) {
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupQg], parity);
-      wgmma_product_ss<1, kK, kK, kK / 8>(acc, qg, sm.st);
+      wgmma_product_ss<1, kK, kK, kK / 8, false>(acc, qg, sm.st);
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
@@ -253,17 +249,14 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           const int64_t off = (ch.t0 + row) * p.Hv * kV + vw_col;
 #pragma unroll
           for (int j = 0; j < kSliceV / 8; ++j) {
-            const uint32_t packed = uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh])) |
-                                    (uint32_t(float_to_bf16(p.scale * acc[4 * j + 2 * hh + 1])) << 16);
-            *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) = packed;
+            *reinterpret_cast<uint32_t*>(p.out + off + 8 * j) =
+                bf16_pair(p.scale * acc[4 * j + 2 * hh], p.scale * acc[4 * j + 2 * hh + 1]);
           }
         }
       }
     } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) acc[i] = 0.f;
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
-      wgmma_product_ss<1, kC, kC, kC / 8>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
+      wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
       const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
 #pragma unroll
       for (int j = 0; j < kSliceV / 8; ++j) {

@@ -41,9 +41,10 @@ __device__ __forceinline__ void fence_operands(uint32_t (&x)[kN]) {
   for (int i = 0; i < kN; ++i) asm volatile("" : "+r"(x[i])::"memory");
 }
 
-// d (m64 x n32) += kScaleA * A (64 x 8) * B (8 x 32), both K-major in shared memory.
+// d (m64 x n32) = kScaleA * A (64 x 8) * B (8 x 32) + (d if accumulate, else 0), both K-major in
+// shared memory.
 template <int kScaleA>
-__device__ __forceinline__ void wgmma_tf32_ss(float (&d)[16], uint64_t a, uint64_t b) {
+__device__ __forceinline__ void wgmma_tf32_ss(float (&d)[16], uint64_t a, uint64_t b, uint32_t accumulate) {
   static_assert(kScaleA == 1 || kScaleA == -1, "wgmma scales A by +1 or -1");
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
@@ -51,26 +52,30 @@ __device__ __forceinline__ void wgmma_tf32_ss(float (&d)[16], uint64_t a, uint64
       "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, p, %19, 1;\n}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-      : "l"(a), "l"(b), "r"(1), "n"(kScaleA));
+      : "l"(a), "l"(b), "r"(accumulate), "n"(kScaleA));
 }
 
-// acc += kScaleA * A * B over k-steps 0 .. kSteps - 1: A [64][KA] at `a`, B [32][KB] at `b` (both
-// K-major), then waits for the products. The caller has fenced its own shared-memory writes to A
-// and B (fence_proxy_async) and synchronised with the other writers.
-template <int kScaleA, int KA, int KB, int kSteps>
+// acc (+)= kScaleA * A * B over k-steps 0 .. kSteps - 1: A [64][KA] at `a`, B [32][KB] at `b` (both
+// K-major), then waits for the products. kAccumulate false: acc's contents are not read (the
+// first k-step adds zero instead). The caller has fenced its own shared-memory writes to A and B
+// (fence_proxy_async) and synchronised with the other writers.
+template <int kScaleA, int KA, int KB, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_product_ss(float (&acc)[16], const float* a, const float* b) {
   fence_operands(acc);
   wgmma_fence();
 #pragma unroll
-  for (int s = 0; s < kSteps; ++s) wgmma_tf32_ss<kScaleA>(acc, kmajor_desc<KA>(a, s), kmajor_desc<KB>(b, s));
+  for (int s = 0; s < kSteps; ++s)
+    wgmma_tf32_ss<kScaleA>(acc, kmajor_desc<KA>(a, s), kmajor_desc<KB>(b, s), kAccumulate || s > 0 ? 1u : 0u);
   wgmma_commit();
   wgmma_wait<0>();
   fence_operands(acc);
 }
 
-// d (m64 x kN) += kScaleA * A (64 x 8, registers) * B (8 x kN, K-major [kN][8] in shared memory).
+// d (m64 x kN) = kScaleA * A (64 x 8, registers) * B (8 x kN, K-major [kN][8] in shared memory)
+// + (d if accumulate, else 0).
 template <int kN, int kScaleA>
-__device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b) {
+__device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b,
+                                           uint32_t accumulate) {
   static_assert(kN == 64 || kN == 128, "phase 2's products are 64 or 128 wide");
   static_assert(kScaleA == 1 || kScaleA == -1, "wgmma scales A by +1 or -1");
   if constexpr (kN == 64) {
@@ -83,7 +88,7 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(1), "n"(kScaleA));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate), "n"(kScaleA));
   } else {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
@@ -100,17 +105,19 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint
           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(1), "n"(kScaleA));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate), "n"(kScaleA));
   }
 }
 
-// d += kScaleA * A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and
-// waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`.
-template <int kN, int kScaleA, int K, int kSteps>
+// d (+)= kScaleA * A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and
+// waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`. kAccumulate
+// false: d's contents are not read (the first k-step adds zero instead).
+template <int kN, int kScaleA, int K, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc<K>(b, s));
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc<K>(b, s),
+                            kAccumulate || s > 0 ? 1u : 0u);
 }
 
 // An m64 x (8 kSteps) accumulator as the A fragments of a product whose reduction index is the
