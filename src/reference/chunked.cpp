@@ -16,6 +16,16 @@
 #include <vector>
 
 namespace gdn2::reference {
+
+float round_tf32(float x) {
+  if (!std::isfinite(x)) return x;
+  uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  b = (b + 0xFFFu + ((b >> 13) & 1u)) & 0xFFFFE000u;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
 namespace {
 
 constexpr int kChunk = 64;  // tokens per chunk
@@ -31,12 +41,6 @@ uint32_t bits_of(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   return bits;
-}
-// TF32 as the kernels round it (cvt.rn.tf32.f32): 10 mantissa bits, round to nearest, ties to even.
-float round_tf32(float x) {
-  if (!std::isfinite(x)) return x;
-  const uint32_t b = bits_of(x);
-  return with_bits((b + 0xFFFu + ((b >> 13) & 1u)) & 0xFFFFE000u);
 }
 // bf16: 7 mantissa bits, round to nearest, ties to even.
 float round_bf16(float x) {

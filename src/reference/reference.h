@@ -53,6 +53,10 @@ struct ChunkedStats {
 // magnitude scaled into [2^14, 2^15), then rounded to fp16 (10 mantissa bits, ties to even,
 // subnormals below 2^-14).
 enum class OperandFormat { kFp32, kTf32, kBf16, kFp16Scaled };
+// TF32 as the kernels round it (cvt.rn.tf32.f32, src/kernels/device_common.cuh): 10 mantissa bits,
+// round to nearest, ties to even, the low 13 bits cleared; infinities and NaNs unchanged.
+// tests/gpu/tf32_rounding.cu checks it against the GPU.
+float round_tf32(float x);
 struct Emulation {
   OperandFormat operands = OperandFormat::kFp32;
   // What-if: every product of the inverse T = (I + A)^{-1} on TF32 operands (the kernels form it in
