@@ -1,0 +1,34 @@
+"""bench/same_call_tables.py (the same-call tables of a results directory) on committed device
+calls: the best of two rounds per version, the change against the chosen base. CPU only: runs in CI."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "bench" / "same_call_tables.py"
+RUNS = ROOT / "bench" / "results" / "2026-12-04-nvidia-h200-cdb3169"
+
+
+def table(n, base):
+    result = subprocess.run([sys.executable, str(SCRIPT), str(RUNS), str(n), base], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in result.stdout.splitlines() if line.startswith("| ") and not line.startswith("| case")}
+
+
+def test_rows_best_of_two_rounds_against_base():
+    rows = table(1, "base")
+    # call 1, S4: base 74.0 / 73.9, pst 68.7 / 68.6 (call1-rows-*.md)
+    assert rows["S4-GVA4-T1024"][0] == "73.9"
+    assert rows["S4-GVA4-T1024"][2] == "68.6 (-7.2%)"
+
+
+def test_lengths_and_another_base():
+    rows = table(4, "a8")
+    assert len(rows) == 12 + 11  # 12 sequence lengths, 11 rows
+    assert rows["S1-MHA-T64"] == ["18.3", "17.4 (-4.9%)"]
+
+
+def test_usage_without_arguments():
+    result = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True)
+    assert result.returncode != 0 and "usage" in result.stderr
