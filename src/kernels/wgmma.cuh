@@ -22,6 +22,15 @@ __device__ __forceinline__ uint64_t kmajor_desc(const float* base, int kstep) {
   return uint64_t((addr & 0x3FFFFu) >> 4) | (kLbo << 16) | (kSbo << 32);  // layout type 0: no swizzle
 }
 
+// The descriptor of k-step `kstep` from that of k-step 0 (kmajor_desc(base, 0)): only the start
+// address field (bits 0-13, 16-byte units) moves, by kStepBytes / 16 per step, and it cannot carry
+// out of its 14 bits (shared memory lies below 256 KB). One add to the low word per product
+// instead of the whole encoding.
+__device__ __forceinline__ uint64_t kmajor_desc_at_step(uint64_t desc0, int kstep) {
+  const uint32_t lo = uint32_t(desc0) + uint32_t(kstep) * uint32_t(kmajor::kStepBytes >> 4);
+  return (desc0 & 0xFFFFFFFF00000000ull) | lo;
+}
+
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 // Waits until at most kPending committed groups of this warpgroup's products are still running.
@@ -63,9 +72,10 @@ template <int kScaleA, int KA, int KB, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_product_ss(float (&acc)[16], const float* a, const float* b) {
   fence_operands(acc);
   wgmma_fence();
+  const uint64_t a0 = kmajor_desc<KA>(a, 0), b0 = kmajor_desc<KB>(b, 0);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32_ss<kScaleA>(acc, kmajor_desc<KA>(a, s), kmajor_desc<KB>(b, s), kAccumulate || s > 0 ? 1u : 0u);
+    wgmma_tf32_ss<kScaleA>(acc, kmajor_desc_at_step(a0, s), kmajor_desc_at_step(b0, s), kAccumulate || s > 0 ? 1u : 0u);
   wgmma_commit();
   wgmma_wait<0>();
   fence_operands(acc);
@@ -114,9 +124,10 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint
 // false: d's contents are not read (the first k-step adds zero instead).
 template <int kN, int kScaleA, int K, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
+  const uint64_t b0 = kmajor_desc<K>(b, 0);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc<K>(b, s),
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc_at_step(b0, s),
                             kAccumulate || s > 0 ? 1u : 0u);
 }
 
