@@ -6,7 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "same_call_tables.py"
-RUNS = ROOT / "bench" / "results" / "2026-12-04-nvidia-h200-cdb3169"
+RUNS = ROOT / "bench" / "results" / "2026-12-04-nvidia-h200-b058c4e"
 
 
 def table(n, base):
