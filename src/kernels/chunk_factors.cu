@@ -34,7 +34,7 @@ struct Smem {
   float q[kC * kLd];   // q, then Left_q = q_i P(p, i) for rows >= 16; later T
   float k[kC * kLd];
   float bk[kC * kLd];  // b * k, then Left_b for rows >= 16
-  float d[kC * kLd];   // per-token decay factors
+  float d[kC * kLd];   // the item's g (one TMA box: fetch_g), then its decay factors in place
   float right[kOffDiagRows * kLd];  // Right_j = k_j P(j, p); first the staging of store_decayed_rows
   float A[kC * kLdC];
   float M[kC * kLdC];
@@ -58,6 +58,8 @@ struct Smem {
   // the n-th handed item's A, M and job; phase n of `empty` when every solver thread has arrived
   // after reading item n - 1's (phase 0: at the solver's start).
   uint64_t full, empty;
+  // Phase n completes when the g of the CTA's n-th item with a chunk has landed in `d` (fetch_g).
+  uint64_t g_full;
   // Factor thread 0's: an offset of cu_seqlens that this CTA checked is inconsistent (kept here, not
   // in a register held across items).
   int bad_offsets;
@@ -136,8 +138,9 @@ __device__ __forceinline__ void unpack_bf16x8(const uint4& u, float (&f)[8]) {
   }
 }
 
-// One thread's share of a chunk's inputs, as loaded: every global load is issued before any is
-// used (one memory round trip), and the next chunk's are issued while this one is finished.
+// One thread's share of a chunk's q, k and b, as loaded: every global load is issued before any
+// is used (one memory round trip), and the next chunk's are issued while this one is finished. Its
+// g comes by one TMA box into the decay tile (fetch_g).
 constexpr int kVecPasses = kC / (kThreads / 16);  // rows of q, k, b: 16 threads per row, 8 channels each
 constexpr int kGPasses = kC / (kThreads / 32);    // rows of g: 32 threads per row, 4 channels each
 // The row and first channel of a thread's 8 channels of q, k, b in a pass: each warp takes two
@@ -153,7 +156,6 @@ __device__ __forceinline__ VecSlot vec_slot(int tid, int pass) {
 }
 struct ChunkInputs {
   uint4 q[kVecPasses], k[kVecPasses], b[kVecPasses];
-  float4 g[kGPasses];
 };
 
 // The chunk's rows; rows past its end are zero keys and queries with decay factor 1 (g = 0), which
@@ -164,7 +166,6 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
   uint4 (&qv)[kVecPasses] = in.q;
   uint4 (&kv)[kVecPasses] = in.k;
   uint4 (&bv)[kVecPasses] = in.b;
-  float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
     const VecSlot at = vec_slot(tid, pass);
@@ -176,13 +177,19 @@ __device__ __forceinline__ ChunkInputs fetch_chunk(const ChunkFactorsParams& p, 
       bv[pass] = *reinterpret_cast<const uint4*>(p.b + off);
     }
   }
-#pragma unroll
-  for (int pass = 0; pass < kGPasses; ++pass) {
-    const int r = tid / 32 + pass * (kThreads / 32);
-    gv[pass] = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (r < ch.len) gv[pass] = *reinterpret_cast<const float4*>(p.g + ((ch.t0 + r) * p.Hq + hk) * kK + (tid % 32) * 4);
-  }
   return in;
+}
+
+// One factor thread, after a factor barrier that ends every read of `d`: the chunk's g into `d` as
+// one TMA box of kLd channels x 64 tokens of head hk, completing the next phase of `g_full`. The
+// box lands in d's layout: channels past K (the row padding) and tokens past T arrive as zeros;
+// tokens past the chunk's end are masked by stage_chunk. Nothing for an item without a chunk, so
+// phase n of g_full is the CTA's n-th item with a chunk (the n-th handed to the solver).
+__device__ __forceinline__ void fetch_g(const TensorMap& g_map, Smem& sm, int hk, const Chunk& ch) {
+  if (!ch.valid) return;
+  fence_proxy_async();  // the factor warps' generic accesses of `d` (ordered by the barrier) before the copy
+  mbarrier_expect_bytes(&sm.g_full, uint32_t(sizeof(sm.d)));
+  tma_load_3d(sm.d, &g_map, 0, hk, int(ch.t0), &sm.g_full);
 }
 
 // The chunk's rows of q, k, b and g into L2 (fire and forget), long before fetch_chunk reads them,
@@ -203,14 +210,15 @@ __device__ __forceinline__ void prefetch_chunk(const ChunkFactorsParams& p, int 
 }
 
 // q, k, b*k and the decay factors into shared memory (fp32), and the partial log sums for gamma.
-// A, M and T are never zeroed: every 16 x 16 block on or below the diagonal is written whole, and
-// no one reads the blocks above it (store_square and store_triangle skip them).
-__device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
+// The decay factors replace g in place, once its box has landed (phase `g_phase` of g_full); rows
+// past the chunk's end (`len`) act as g = 0. A, M and T are never zeroed: every 16 x 16 block on or
+// below the diagonal is written whole, and no one reads the blocks above it (store_square and
+// store_triangle skip them).
+__device__ void stage_chunk(const ChunkInputs& in, Smem& sm, int len, uint32_t g_phase) {
   const int tid = threadIdx.x;
   const uint4 (&qv)[kVecPasses] = in.q;
   const uint4 (&kv)[kVecPasses] = in.k;
   const uint4 (&bv)[kVecPasses] = in.b;
-  const float4 (&gv)[kGPasses] = in.g;
 #pragma unroll
   for (int pass = 0; pass < kVecPasses; ++pass) {
     const VecSlot slot = vec_slot(tid, pass);
@@ -229,10 +237,13 @@ __device__ void stage_chunk(const ChunkInputs& in, Smem& sm) {
   }
   float log2_sum[4] = {0.f, 0.f, 0.f, 0.f};  // this thread's rows, in token order
   const int c0 = (tid % 32) * 4;
+  mbarrier_wait(&sm.g_full, g_phase & 1u);
 #pragma unroll
   for (int pass = 0; pass < kGPasses; ++pass) {
     const int r = tid / 32 + pass * (kThreads / 32);
-    const float g[4] = {gv[pass].x, gv[pass].y, gv[pass].z, gv[pass].w};
+    float4 gv = *reinterpret_cast<const float4*>(sm.d + r * kLd + c0);  // each thread rewrites what it read
+    if (r >= len) gv = make_float4(0.f, 0.f, 0.f, 0.f);
+    const float g[4] = {gv.x, gv.y, gv.z, gv.w};
     float d[4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
@@ -513,60 +524,61 @@ __device__ void mid_products(Smem& sm) {
 // Eight lanes per (block, column); lane `sub` holds channels 32 r + 4 sub .. + 3 (r = 0..3), read as
 // float4. The four columns of a warp sit in one block, so all lanes read the same row at each step
 // (eight consecutive float4 per quarter warp: no bank conflicts), and rows above the warp's first
-// column are skipped.
+// column are skipped. A, then M: one matrix's 16 partial sums at a time (both at once were the
+// kernel's peak of live registers), the running product formed again for M.
 __device__ void diagonal_blocks(Smem& sm) {
   constexpr int kLanes = 8, kVecs = kK / (4 * kLanes);
   const int pair = threadIdx.x / kLanes, sub = threadIdx.x % kLanes;
   const int blk = pair / kBlock, j = pair % kBlock;
   const int col = blk * kBlock + j;
   const int i_begin = j & ~(32 / kLanes - 1);  // the warp's first column: rows above it are skipped
-  float4 x[kVecs];
+#pragma unroll 1
+  for (int is_m = 0; is_m < 2; ++is_m) {
+    const float* left = is_m ? sm.q : sm.bk;  // A = (b*k) (decayed k)^T, M = q (decayed k)^T
+    float4 x[kVecs];
 #pragma unroll
-  for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
-  // This lane's partial sums: v[i] of A(i, col), v[16 + i] of M(i, col), over its 16 channels.
-  float v[2 * kBlock];
+    for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
+    float v[kBlock];  // this lane's partial sums of rows 0..15 of the column, over its 16 channels
 #pragma unroll
-  for (int i = 0; i < kBlock; ++i) {
-    v[i] = v[kBlock + i] = 0.f;
-    if (i < i_begin) continue;
-    const int row = blk * kBlock + i;
-    const float* d = sm.d + row * kLd + 4 * sub;
-    const float* bk = sm.bk + row * kLd + 4 * sub;
-    const float* q = sm.q + row * kLd + 4 * sub;
+    for (int i = 0; i < kBlock; ++i) {
+      v[i] = 0.f;
+      if (i < i_begin) continue;
+      const int row = blk * kBlock + i;
+      const float* d = sm.d + row * kLd + 4 * sub;
+      const float* lv = left + row * kLd + 4 * sub;
 #pragma unroll
-    for (int r = 0; r < kVecs; ++r) {
-      if (i > j) {
-        const float4 dv = *reinterpret_cast<const float4*>(d + 32 * r);
-        x[r].x *= dv.x;
-        x[r].y *= dv.y;
-        x[r].z *= dv.z;
-        x[r].w *= dv.w;
+      for (int r = 0; r < kVecs; ++r) {
+        if (i > j) {
+          const float4 dv = *reinterpret_cast<const float4*>(d + 32 * r);
+          x[r].x *= dv.x;
+          x[r].y *= dv.y;
+          x[r].z *= dv.z;
+          x[r].w *= dv.w;
+        }
+        const float4 a = *reinterpret_cast<const float4*>(lv + 32 * r);
+        v[i] += a.x * x[r].x + a.y * x[r].y + a.z * x[r].z + a.w * x[r].w;
       }
-      const float4 bv = *reinterpret_cast<const float4*>(bk + 32 * r);
-      const float4 qv = *reinterpret_cast<const float4*>(q + 32 * r);
-      v[i] += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
-      v[kBlock + i] += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
     }
-  }
-  // Reduce-scatter over the 8 lanes of the column (lane bits b2 b1 b0): at each level a lane keeps
-  // half of its values, receives its partner's partial sums of that half and sends the other half.
-  // Afterwards lane (b2, b1, b0) holds the full sums of matrix b2 (A, M), rows 8 b1 + 4 b0 + 0..3.
-  const bool b2 = sub & 4, b1 = sub & 2, b0 = sub & 1;
-  float w16[kBlock], w8[kBlock / 2], w4[kBlock / 4];
+    // Reduce-scatter over the 8 lanes of the column (lane bits b2 b1 b0): at each level a lane keeps
+    // half of its values, receives its partner's partial sums of that half and sends the other half.
+    // Afterwards lane (b2, b1, b0) holds the full sums of rows 8 b2 + 4 b1 + 2 b0 + 0..1.
+    const bool b2 = sub & 4, b1 = sub & 2, b0 = sub & 1;
+    float w8[kBlock / 2], w4[kBlock / 4], w2[kBlock / 8];
 #pragma unroll
-  for (int k = 0; k < kBlock; ++k)
-    w16[k] = (b2 ? v[kBlock + k] : v[k]) + __shfl_xor_sync(0xffffffffu, b2 ? v[k] : v[kBlock + k], 4);
+    for (int k = 0; k < kBlock / 2; ++k)
+      w8[k] = (b2 ? v[8 + k] : v[k]) + __shfl_xor_sync(0xffffffffu, b2 ? v[k] : v[8 + k], 4);
 #pragma unroll
-  for (int k = 0; k < kBlock / 2; ++k)
-    w8[k] = (b1 ? w16[8 + k] : w16[k]) + __shfl_xor_sync(0xffffffffu, b1 ? w16[k] : w16[8 + k], 2);
+    for (int k = 0; k < kBlock / 4; ++k)
+      w4[k] = (b1 ? w8[4 + k] : w8[k]) + __shfl_xor_sync(0xffffffffu, b1 ? w8[k] : w8[4 + k], 2);
 #pragma unroll
-  for (int k = 0; k < kBlock / 4; ++k)
-    w4[k] = (b0 ? w8[4 + k] : w8[k]) + __shfl_xor_sync(0xffffffffu, b0 ? w8[k] : w8[4 + k], 1);
+    for (int k = 0; k < kBlock / 8; ++k)
+      w2[k] = (b0 ? w4[2 + k] : w4[k]) + __shfl_xor_sync(0xffffffffu, b0 ? w4[k] : w4[2 + k], 1);
 #pragma unroll
-  for (int k = 0; k < kBlock / 4; ++k) {
-    const int i = 8 * b1 + 4 * b0 + k, row = blk * kBlock + i;
-    if (b2) sm.M[row * kLdC + col] = i >= j ? w4[k] : 0.f;
-    else sm.A[row * kLdC + col] = i > j ? w4[k] : 0.f;  // A is strictly lower
+    for (int k = 0; k < kBlock / 8; ++k) {
+      const int i = 8 * b2 + 4 * b1 + 2 * b0 + k, row = blk * kBlock + i;
+      if (is_m) sm.M[row * kLdC + col] = i >= j ? w2[k] : 0.f;
+      else sm.A[row * kLdC + col] = i > j ? w2[k] : 0.f;  // A is strictly lower
+    }
   }
 }
 
@@ -770,8 +782,9 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 // solver has finished with the previous item's (Smem::empty). The next item's inputs are fetched
 // into `next` while the products are formed.
 // `handed`: the items handed over before this one.
-__device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p, int64_t item,
-                              ChunkInputs& next, int handed, [[maybe_unused]] int ordinal) {
+__device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p,
+                              const TensorMap& g_map, int64_t item, ChunkInputs& next, int handed,
+                              [[maybe_unused]] int ordinal) {
   // The threads that store_decayed_rows leaves idle (role 3): on the static schedule they send the
   // next item's rows to L2 (on the dynamic one it is not known yet), and one of them advances the
   // schedule.
@@ -790,7 +803,13 @@ __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkF
   const bool mid_path = factor_sync_and(mid.ok);
   GDN2_TIMELINE_MARK(2, ordinal);
   // Unconditional (no loads for an invalid chunk), so that the old inputs are dead from stage_chunk on.
-  const auto fetch_next = [&] { next = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal)); };
+  // Both after a factor barrier that ends every read of `d` (the vote, or the exact path's products).
+  const auto fetch_next = [&] {
+    const int hk = int(next_item(sm, ordinal) % p.Hq);
+    const Chunk ch = next_chunk(sm, ordinal);
+    if (threadIdx.x == 0) fetch_g(g_map, sm, hk, ch);
+    next = fetch_chunk(p, hk, ch);
+  };
   if (mid_path) {
     store_mid_column(mid, sm);
     mid_pair_scales(sm);  // from every block's decays, stored before the vote
@@ -878,7 +897,8 @@ __device__ void order_sequences(const ChunkFactorsParams& p) {
 // separate instantiation: compiled in as a run-time branch, the publication changed the schedule
 // of the whole kernel (docs/performance.md, 69f31c9).
 template <bool kPublish>
-__global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const ChunkFactorsParams p) {
+__global__ void __launch_bounds__(kCtaThreads, 1)
+    chunk_factors_kernel(const ChunkFactorsParams p, const __grid_constant__ TensorMap g_map) {
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   // The 32-channel state pass (launched behind this grid: launch_after_prior_grid) may start its
@@ -889,6 +909,8 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
   if (threadIdx.x == 0) {
     mbarrier_init(&sm.full, kThreads);
     mbarrier_init(&sm.empty, kSolverThreads);
+    mbarrier_init(&sm.g_full, 1);
+    fence_barrier_init();
     sm.bad_offsets = 0;
   }
   __syncthreads();
@@ -900,6 +922,7 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
   const int64_t items = p.slots * p.Hq;
   int64_t item = blockIdx.x;
   Chunk chunk = chunk_of_slot(p.seq, item / p.Hq);
+  if (threadIdx.x == 0) fetch_g(g_map, sm, int(item % p.Hq), chunk);
   ChunkInputs in = fetch_chunk(p, int(item % p.Hq), chunk);
   if (threadIdx.x == kThreads - kK) start_schedule(p, sm);
   int ordinal = 0;  // items taken by this CTA so far (the timeline's index)
@@ -912,17 +935,20 @@ __global__ void __launch_bounds__(kCtaThreads, 1) chunk_factors_kernel(const Chu
     // a violation makes phase 2 write NaN everywhere instead of reading factors that no chunk computed.
     if (hk == 0 && slot <= p.seq.N && threadIdx.x == 0) sm.bad_offsets |= offset_is_inconsistent(p.seq, slot) ? 1 : 0;
     if (chunk.valid) {  // uniform across the CTA
-      stage_chunk(in, sm);
+      stage_chunk(in, sm, chunk.len, uint32_t(handed));
       factor_sync();
       GDN2_TIMELINE_MARK(1, ordinal);
       const int64_t flag = kPublish ? int64_t(hk) * p.slots + slot : -1;
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, flag, p, item, in, handed,
-                    ordinal);
+      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, flag, p, g_map, item, in,
+                    handed, ordinal);
       ++handed;
     } else {
       if (threadIdx.x == kThreads - kK) advance_schedule(p, sm, item, ordinal);
       factor_sync();
-      in = fetch_chunk(p, int(next_item(sm, ordinal) % p.Hq), next_chunk(sm, ordinal));
+      const int next_hk = int(next_item(sm, ordinal) % p.Hq);
+      const Chunk next = next_chunk(sm, ordinal);
+      if (threadIdx.x == 0) fetch_g(g_map, sm, next_hk, next);
+      in = fetch_chunk(p, next_hk, next);
     }
     item = next_item(sm, ordinal);
     chunk = next_chunk(sm, ordinal);
@@ -960,11 +986,19 @@ int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   static std::atomic<uint64_t> smem_set{0};
   const int err = allow_dynamic_smem(chunk_factors_kernel<kPublish>, smem, smem_set);
   if (err != 0) return err;
+  TensorMap g_map;
+  const cuuint64_t dims[3] = {cuuint64_t(kK), cuuint64_t(p.Hq), cuuint64_t(p.seq.T)};
+  const cuuint64_t strides[2] = {kK * sizeof(float), cuuint64_t(p.Hq) * kK * sizeof(float)};
+  const cuuint32_t box[3] = {kLd, 1, kC};  // fetch_g: the padding of d's rows lies past K, so it lands as zeros
+  static_assert(sizeof(Smem::d) == kLd * kC * sizeof(float), "one box fills the decay tile");
+  const int map_err = encode_tiled_map(&g_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, p.g, dims, strides, box,
+                                       CU_TENSOR_MAP_SWIZZLE_NONE);
+  if (map_err != 0) return map_err;
   const int64_t items = p.slots * p.Hq;
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
   // The static schedule hands every item after the first round to CTAs below steady_ctas.
   if (p.work_counter == nullptr && (p.steady_ctas < 1 || p.steady_ctas > int(grid.x))) return int(cudaErrorInvalidValue);
-  chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p, g_map);
   return int(cudaGetLastError());
 }
 }  // namespace

@@ -231,6 +231,15 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, int
       : "memory");
 }
 
+// The same for a box of a 3-D tensor, coordinates (x, y, z) innermost first.
+__device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, int x, int y, int z, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+          smem_u32(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(smem_u32(bar))
+      : "memory");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flags in global memory between CTAs of different grids that run at the same time (phase 1 and
 // the 32-channel state pass, docs/design.md, "Two phases"). The writer: every thread's stores, a
@@ -297,12 +306,8 @@ int allow_dynamic_smem(Kernel kernel, int bytes, std::atomic<uint64_t>& done) {
   return int(err);
 }
 
-// A 2-D bf16 tensor [rows][cols] (row stride `row_stride` elements, 16-byte aligned) as a TMA
-// descriptor for boxes of box_rows x box_cols with the 128-byte swizzle (box_cols * 2 <= 128):
-// within each 8 rows of 128 bytes, 16-byte part j of row r lands at part j ^ (r % 8). Returns a
-// cudaError_t as an int (0 on success). The driver's encoder is looked up once.
-inline int encode_bf16_tile_map(TensorMap* map, const void* base, uint64_t rows, uint64_t cols, uint64_t row_stride,
-                                uint32_t box_rows, uint32_t box_cols) {
+// The driver's tensor-map encoder, looked up once (null where the driver has none).
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found{};
@@ -311,18 +316,35 @@ inline int encode_bf16_tile_map(TensorMap* map, const void* base, uint64_t rows,
       fn = nullptr;
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
   }();
-  if (encode == nullptr) return int(cudaErrorNotSupported);
+  return encode;
+}
+
+// A tiled TMA descriptor of a `rank`-D tensor (rank <= 3): dims and box innermost first, `strides`
+// the byte strides of dimensions 1 .. rank - 1 (multiples of 16, the base 16-byte aligned); a box's
+// elements outside the tensor arrive as zeros. Returns a cudaError_t as an int (0 on success).
+inline int encode_tiled_map(TensorMap* map, CUtensorMapDataType type, uint32_t rank, const void* base,
+                            const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                            CUtensorMapSwizzle swizzle) {
   static_assert(sizeof(TensorMap) == sizeof(CUtensorMap) && alignof(TensorMap) >= alignof(CUtensorMap),
                 "TensorMap holds a CUtensorMap");
+  const auto encode = tensor_map_encoder();
+  if (encode == nullptr) return int(cudaErrorNotSupported);
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = encode(reinterpret_cast<CUtensorMap*>(map), type, rank, const_cast<void*>(base), dims, strides,
+                            box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? 0 : int(cudaErrorInvalidValue);
+}
+
+// A 2-D bf16 tensor [rows][cols] (row stride `row_stride` elements, 16-byte aligned) as a TMA
+// descriptor for boxes of box_rows x box_cols with the 128-byte swizzle (box_cols * 2 <= 128):
+// within each 8 rows of 128 bytes, 16-byte part j of row r lands at part j ^ (r % 8).
+inline int encode_bf16_tile_map(TensorMap* map, const void* base, uint64_t rows, uint64_t cols, uint64_t row_stride,
+                                uint32_t box_rows, uint32_t box_cols) {
   const cuuint64_t dims[2] = {cols, rows};
   const cuuint64_t strides[1] = {row_stride * 2};
   const cuuint32_t box[2] = {box_cols, box_rows};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  const CUresult r = encode(reinterpret_cast<CUtensorMap*>(map), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
-                            const_cast<void*>(base), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS ? 0 : int(cudaErrorInvalidValue);
+  return encode_tiled_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 }  // namespace gdn2::kernels
