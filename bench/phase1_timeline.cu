@@ -7,7 +7,7 @@
 //
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
-// usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 S2 B8x2K; default all)
+// usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 T512 S2 L32K B8x2K; default all)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,7 +43,7 @@ struct Row {
   int n_seq;
   int heads;       // Hq = Hv
 };
-constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"S2", 1024, 1, 16}, {"B8x2K", 2048, 8, 16}};
+constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"T512", 512, 1, 16}, {"S2", 1024, 1, 16}, {"L32K", 32768, 1, 16}, {"B8x2K", 2048, 8, 16}};
 
 // A first item from its CTA's start, in order: until its first mark (set-up, the first item's loads
 // issued), the factor warps' stages up to the hand-over, the wait for the solver, then the solver's
