@@ -977,6 +977,12 @@ int read_phase1_timeline(long long* starts, long long* marks, int* items, long l
   if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_items, g_solver_items, sizeof(g_solver_items));
   return int(e);
 }
+int reset_phase1_timeline() {
+  static const int zeros[kTimelineCtas] = {};
+  cudaError_t e = cudaMemcpyToSymbol(g_timeline_items, zeros, sizeof(zeros));
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_solver_items, zeros, sizeof(zeros));
+  return int(e);
+}
 #endif
 
 namespace {

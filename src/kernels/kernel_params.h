@@ -184,6 +184,9 @@ int read_phase1_timeline(long long* starts /* [kTimelineCtas] */,
                          int* items /* [kTimelineCtas] */,
                          long long* solver_marks /* [kTimelineCtas][kTimelineItems][kSolverMarks] */,
                          int* solver_items /* [kTimelineCtas] */);
+// Zeroes the per-CTA item counts, so that a launch with fewer CTAs than the one before leaves no
+// stale counts behind (the CTAs it does not run record nothing).
+int reset_phase1_timeline();
 #endif
 
 }  // namespace gdn2::kernels
