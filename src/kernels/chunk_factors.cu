@@ -524,28 +524,30 @@ __device__ void mid_products(Smem& sm) {
 // Eight lanes per (block, column); lane `sub` holds channels 32 r + 4 sub .. + 3 (r = 0..3), read as
 // float4. The four columns of a warp sit in one block, so all lanes read the same row at each step
 // (eight consecutive float4 per quarter warp: no bank conflicts), and rows above the warp's first
-// column are skipped. A, then M: one matrix's 16 partial sums at a time (both at once were the
-// kernel's peak of live registers), the running product formed again for M.
+// column are skipped. The rows in two halves of 8, each reduced before the next is summed: 16
+// partial sums per lane at a time (all 32 at once were the kernel's peak of live registers).
 __device__ void diagonal_blocks(Smem& sm) {
-  constexpr int kLanes = 8, kVecs = kK / (4 * kLanes);
+  constexpr int kLanes = 8, kVecs = kK / (4 * kLanes), kHalf = kBlock / 2;
   const int pair = threadIdx.x / kLanes, sub = threadIdx.x % kLanes;
   const int blk = pair / kBlock, j = pair % kBlock;
   const int col = blk * kBlock + j;
   const int i_begin = j & ~(32 / kLanes - 1);  // the warp's first column: rows above it are skipped
-#pragma unroll 1
-  for (int is_m = 0; is_m < 2; ++is_m) {
-    const float* left = is_m ? sm.q : sm.bk;  // A = (b*k) (decayed k)^T, M = q (decayed k)^T
-    float4 x[kVecs];
+  float4 x[kVecs];
 #pragma unroll
-    for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
-    float v[kBlock];  // this lane's partial sums of rows 0..15 of the column, over its 16 channels
+  for (int r = 0; r < kVecs; ++r) x[r] = *reinterpret_cast<const float4*>(sm.k + col * kLd + 32 * r + 4 * sub);
 #pragma unroll
-    for (int i = 0; i < kBlock; ++i) {
-      v[i] = 0.f;
+  for (int half = 0; half < 2; ++half) {
+    // This lane's partial sums: v[i] of A(8 half + i, col), v[8 + i] of M(8 half + i, col).
+    float v[2 * kHalf];
+#pragma unroll
+    for (int ii = 0; ii < kHalf; ++ii) {
+      const int i = kHalf * half + ii;
+      v[ii] = v[kHalf + ii] = 0.f;
       if (i < i_begin) continue;
       const int row = blk * kBlock + i;
       const float* d = sm.d + row * kLd + 4 * sub;
-      const float* lv = left + row * kLd + 4 * sub;
+      const float* bk = sm.bk + row * kLd + 4 * sub;
+      const float* q = sm.q + row * kLd + 4 * sub;
 #pragma unroll
       for (int r = 0; r < kVecs; ++r) {
         if (i > j) {
@@ -555,28 +557,31 @@ __device__ void diagonal_blocks(Smem& sm) {
           x[r].z *= dv.z;
           x[r].w *= dv.w;
         }
-        const float4 a = *reinterpret_cast<const float4*>(lv + 32 * r);
-        v[i] += a.x * x[r].x + a.y * x[r].y + a.z * x[r].z + a.w * x[r].w;
+        const float4 bv = *reinterpret_cast<const float4*>(bk + 32 * r);
+        const float4 qv = *reinterpret_cast<const float4*>(q + 32 * r);
+        v[ii] += bv.x * x[r].x + bv.y * x[r].y + bv.z * x[r].z + bv.w * x[r].w;
+        v[kHalf + ii] += qv.x * x[r].x + qv.y * x[r].y + qv.z * x[r].z + qv.w * x[r].w;
       }
     }
     // Reduce-scatter over the 8 lanes of the column (lane bits b2 b1 b0): at each level a lane keeps
     // half of its values, receives its partner's partial sums of that half and sends the other half.
-    // Afterwards lane (b2, b1, b0) holds the full sums of rows 8 b2 + 4 b1 + 2 b0 + 0..1.
+    // Afterwards lane (b2, b1, b0) holds the full sums of matrix b2 (A, M), rows 8 half + 4 b1 + 2 b0
+    // + 0..1.
     const bool b2 = sub & 4, b1 = sub & 2, b0 = sub & 1;
-    float w8[kBlock / 2], w4[kBlock / 4], w2[kBlock / 8];
+    float w8[kHalf], w4[kHalf / 2], w2[kHalf / 4];
 #pragma unroll
-    for (int k = 0; k < kBlock / 2; ++k)
-      w8[k] = (b2 ? v[8 + k] : v[k]) + __shfl_xor_sync(0xffffffffu, b2 ? v[k] : v[8 + k], 4);
+    for (int k = 0; k < kHalf; ++k)
+      w8[k] = (b2 ? v[kHalf + k] : v[k]) + __shfl_xor_sync(0xffffffffu, b2 ? v[k] : v[kHalf + k], 4);
 #pragma unroll
-    for (int k = 0; k < kBlock / 4; ++k)
+    for (int k = 0; k < kHalf / 2; ++k)
       w4[k] = (b1 ? w8[4 + k] : w8[k]) + __shfl_xor_sync(0xffffffffu, b1 ? w8[k] : w8[4 + k], 2);
 #pragma unroll
-    for (int k = 0; k < kBlock / 8; ++k)
+    for (int k = 0; k < kHalf / 4; ++k)
       w2[k] = (b0 ? w4[2 + k] : w4[k]) + __shfl_xor_sync(0xffffffffu, b0 ? w4[k] : w4[2 + k], 1);
 #pragma unroll
-    for (int k = 0; k < kBlock / 8; ++k) {
-      const int i = 8 * b2 + 4 * b1 + 2 * b0 + k, row = blk * kBlock + i;
-      if (is_m) sm.M[row * kLdC + col] = i >= j ? w2[k] : 0.f;
+    for (int k = 0; k < kHalf / 4; ++k) {
+      const int i = kHalf * half + 4 * b1 + 2 * b0 + k, row = blk * kBlock + i;
+      if (b2) sm.M[row * kLdC + col] = i >= j ? w2[k] : 0.f;
       else sm.A[row * kLdC + col] = i > j ? w2[k] : 0.f;  // A is strictly lower
     }
   }
