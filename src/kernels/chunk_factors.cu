@@ -31,7 +31,7 @@ constexpr int kLdC = kC + 4;  // row stride of [64][64] tiles
 constexpr int kOffDiagRows = kC - kBlock;  // rows that the off-diagonal split ever needs on its right
 
 struct Smem {
-  float q[kC * kLd];   // q, then Left_q = q_i P(p, i) for rows >= 16; later T
+  float q[kC * kLd];   // q, then Left_q = q_i P(p, i) for rows >= 16
   float k[kC * kLd];
   float bk[kC * kLd];  // b * k, then Left_b for rows >= 16
   float d[kC * kLd];   // the item's g (one TMA box: fetch_g), then its decay factors in place
@@ -858,16 +858,23 @@ __device__ void solve_items(const ChunkFactorsParams& p, Smem& sm) {
     GDN2_SOLVER_TIMELINE_MARK(1, solved);
     invert_off_diagonal_blocks(sm.A, sm.T, sm.scratch, st);
     GDN2_SOLVER_TIMELINE_MARK(2, solved);
+    // A, M and sm.job are read. Without a pass alongside, the factor warps may now form the next
+    // item's A and M while T is stored: phase 1's throughput is what counts there. With one
+    // (kPublish), the pass waits for each block's flag, and T's stores contending with the next
+    // item's products delayed the flags more than the shorter wait gained (docs/performance.md),
+    // so A and M are released after the flag.
+    if constexpr (!kPublish) mbarrier_arrive(&sm.empty);
     store_lower(sm.T, block + factor_block::kT, st, kSolverThreads, p.packed_triangles);
     GDN2_SOLVER_TIMELINE_MARK(3, solved);
+    // Every solver thread's reads of T end before the next item's inverse rewrites it (without
+    // kPublish the hand-over no longer orders them), and with kPublish the solver's stores of the
+    // block precede the flag (the factor warps' preceded their arrivals on `full`).
+    solver_sync();
     if constexpr (kPublish) {
-      // The factor warps' stores of the block preceded their arrivals on `full`; the solver's
-      // precede this barrier.
-      solver_sync();
       if (st == 0 && flag >= 0) store_flag_release(p.ready + flag, 1);
     }
     GDN2_SOLVER_TIMELINE_MARK(4, solved);
-    mbarrier_arrive(&sm.empty);  // also ends this item's reads of sm.job
+    if constexpr (kPublish) mbarrier_arrive(&sm.empty);
     ++solved;
   }
 #ifdef GDN2_PHASE1_TIMELINE
