@@ -453,10 +453,8 @@ __device__ __forceinline__ void mid_pair_scales(Smem& sm) {
   }
 }
 
-// One warp's share of A and M: 12 warps = 6 off-diagonal block pairs x the two matrices (each over
-// all channels), 4 warps = the diagonal blocks of both (masked to the lower triangle: strictly for
-// A). Every warp stores a 16 x 16 block; none is summed across warps.
-// kWhich: 1 = A only (left factor Left_b), 2 = M only (Left_q), 3 = both.
+// Block (I, J) of A, of M or of both over all channels, into one warp's fragments (mid_products
+// gives the blocks to warps). kWhich: 1 = A only (left factor Left_b), 2 = M only (Left_q), 3 = both.
 template <int kWhich, bool kScaled>
 __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, const float* scale,
                                                   float (&a)[2][4], float (&m)[2][4]) {
@@ -487,21 +485,39 @@ __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, 
   }
 }
 
+// One warp's share of A and M, stored as 16 x 16 blocks (none summed across warps); the diagonal
+// blocks are masked to the lower triangle (strictly for A).
+//   kPairWarps = kBlockPairs (no pass alongside): 10 warps, each one block of both matrices (the
+//     six pairs, then the four diagonal blocks), so that each pair's Left_b, Left_q and Right are
+//     read once: 240 KB of operand reads, against 288 KB for the split below. The stage is bound by
+//     those reads (it took 19% fewer cycles, docs/performance.md).
+//   kPairWarps = 2 kBlockPairs (a pass alongside, kPublish): 16 warps, each pair's A and M on two
+//     warps, then the diagonal blocks. The faster stage made the rows with a pass alongside up to
+//     1.5% slower (phase 1 further ahead of the pass, which it bounds there).
+template <int kPairWarps>
 __device__ void mid_products(Smem& sm) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
+  static_assert(kPairWarps == kBlockPairs || kPairWarps == 2 * kBlockPairs, "one or two warps per pair");
+  constexpr int kPerPair = kPairWarps / kBlockPairs;
+  int warp = threadIdx.x / 32;
+  if constexpr (kPerPair == 1) {
+    asm volatile("" : "+r"(warp));  // recomputed here, not a register held across items (else 4 bytes spilled)
+    if (warp >= kPairWarps + kC / kBlock) return;
+  }
+  const int lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;
   const MidScales& sc = mid_scales(sm);
   float a[2][4] = {}, m[2][4] = {};
   int I, J;
-  const bool off_diagonal = warp < 2 * kBlockPairs;
-  const bool is_m = warp % 2 == 1;  // off-diagonal warps: which matrix
+  const bool off_diagonal = warp < kPairWarps;
+  const bool is_m = kPerPair == 2 && warp % 2 == 1;  // two warps per pair: which matrix
   if (off_diagonal) {
-    const int pair = warp / 2;
+    const int pair = warp / kPerPair;
     I = pair < 1 ? 1 : pair < 3 ? 2 : 3;  // pairs (1,0) (2,0) (2,1) (3,0) (3,1) (3,2)
     J = pair - I * (I - 1) / 2;
-    if (is_m) mid_block_product<2, true>(sm, I, J, sc.pair[pair], a, m);
+    if (kPerPair == 1) mid_block_product<3, true>(sm, I, J, sc.pair[pair], a, m);
+    else if (is_m) mid_block_product<2, true>(sm, I, J, sc.pair[pair], a, m);
     else mid_block_product<1, true>(sm, I, J, sc.pair[pair], a, m);
   } else {
-    I = J = warp - 2 * kBlockPairs;
+    I = J = warp - kPairWarps;
     mid_block_product<3, false>(sm, I, J, nullptr, a, m);
   }
 #pragma unroll
@@ -510,12 +526,12 @@ __device__ void mid_products(Smem& sm) {
     for (int e = 0; e < 4; ++e) {
       const int r = g + 8 * (e >> 1), cc = 8 * nt + 2 * t + (e & 1);  // within the 16 x 16 block
       const int at = (kBlock * I + r) * kLdC + kBlock * J + cc;
-      if (off_diagonal) {
+      if (off_diagonal && kPerPair == 2) {
         if (is_m) sm.M[at] = m[nt][e];
         else sm.A[at] = a[nt][e];
       } else {
-        sm.A[at] = r > cc ? a[nt][e] : 0.f;  // a select, never a multiply by zero
-        sm.M[at] = r >= cc ? m[nt][e] : 0.f;
+        sm.A[at] = off_diagonal || r > cc ? a[nt][e] : 0.f;  // a select, never a multiply by zero
+        sm.M[at] = off_diagonal || r >= cc ? m[nt][e] : 0.f;
       }
     }
 }
@@ -787,6 +803,7 @@ __device__ __forceinline__ Chunk next_chunk(const Smem& sm, int ordinal) {
 // solver has finished with the previous item's (Smem::empty). The next item's inputs are fetched
 // into `next` while the products are formed.
 // `handed`: the items handed over before this one.
+template <bool kPublish>
 __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkFactorsParams& p,
                               const TensorMap& g_map, int64_t item, ChunkInputs& next, int handed,
                               [[maybe_unused]] int ordinal) {
@@ -823,7 +840,7 @@ __device__ void chunk_factors(Smem& sm, float* block, int64_t flag, const ChunkF
     GDN2_TIMELINE_MARK(3, ordinal);
     mbarrier_wait(&sm.empty, uint32_t(handed) & 1u);  // the solver is done with the previous A and M
     GDN2_TIMELINE_MARK(4, ordinal);
-    mid_products(sm);
+    mid_products<kPublish ? 2 * kBlockPairs : kBlockPairs>(sm);
   } else {
     GDN2_TIMELINE_MARK(3, ordinal);
     mbarrier_wait(&sm.empty, uint32_t(handed) & 1u);
@@ -951,7 +968,7 @@ __global__ void __launch_bounds__(kCtaThreads, 1)
       factor_sync();
       GDN2_TIMELINE_MARK(1, ordinal);
       const int64_t flag = kPublish ? int64_t(hk) * p.slots + slot : -1;
-      chunk_factors(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, flag, p, g_map, item, in,
+      chunk_factors<kPublish>(sm, p.factors + (int64_t(hk) * p.slots + slot) * factor_block::kFloats, flag, p, g_map, item, in,
                     handed, ordinal);
       ++handed;
     } else {
