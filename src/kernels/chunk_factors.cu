@@ -493,7 +493,8 @@ __device__ __forceinline__ void mid_block_product(const Smem& sm, int I, int J, 
 //     those reads (it took 19% fewer cycles, docs/performance.md).
 //   kPairWarps = 2 kBlockPairs (a pass alongside, kPublish): 16 warps, each pair's A and M on two
 //     warps, then the diagonal blocks. The faster stage made the rows with a pass alongside up to
-//     1.5% slower (phase 1 further ahead of the pass, which it bounds there).
+//     1.5% slower: there phase 1 and the pass bound the call together, and a faster phase 1 only
+//     adds its traffic beside the pass sooner.
 template <int kPairWarps>
 __device__ void mid_products(Smem& sm) {
   static_assert(kPairWarps == kBlockPairs || kPairWarps == 2 * kBlockPairs, "one or two warps per pair");
