@@ -3,7 +3,8 @@
 // the SM clock after each stage of every item (GDN2_PHASE1_TIMELINE), and prints the mean cycles
 // of each stage, for each CTA's first item and for the items after it; then the solver warpgroup's
 // steps per item and how long it waits for the next one; then each CTA's first item from the CTA's
-// start to its solver's last step.
+// start to its solver's last step; and where the call's state pass is the 32-channel one, its time
+// per chunk beside phase 1 and after it, with its wait for phase 1's blocks.
 //
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
@@ -74,6 +75,55 @@ std::vector<__nv_bfloat16> to_bf16(const std::vector<float>& x) {
   std::vector<__nv_bfloat16> y(x.size());
   for (size_t i = 0; i < x.size(); ++i) y[i] = __float2bfloat16_rn(x[i]);
   return y;
+}
+
+// The 32-channel state pass of the same call, where it ran (one wave of 32-channel slices): its
+// chunks split by whether they started before phase 1's last CTA ended (global timer), with the
+// mean cycles from one chunk's start to the next, to U stored and to U complete (the chunk's
+// second barrier), and the issuer's wait for the next chunk's block (overlapped passes only).
+void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz) {
+  using gdn2::kernels::kPassMarks;
+  using gdn2::kernels::kPassTimelineChunks;
+  using gdn2::kernels::kPassTimelineCtas;
+  std::vector<long long> marks(size_t(kPassTimelineCtas) * kPassTimelineChunks * kPassMarks);
+  std::vector<long long> start_ns(size_t(kPassTimelineCtas) * kPassTimelineChunks), end_ns(kTimelineCtas);
+  std::vector<int> chunks(kPassTimelineCtas);
+  check(cudaError_t(gdn2::kernels::read_pass_timeline(marks.data(), start_ns.data(), chunks.data())), "read_pass_timeline");
+  check(cudaError_t(gdn2::kernels::read_phase1_end_ns(end_ns.data())), "read_phase1_end_ns");
+  long long phase1_end = 0, pass_start = 0;
+  for (int cta = 0; cta < kTimelineCtas; ++cta)
+    if (phase1_items[cta] > 0) phase1_end = std::max(phase1_end, end_ns[cta]);
+  int ctas = 0;
+  double sum[2][4] = {};
+  int count[2] = {0, 0};
+  for (int cta = 0; cta < kPassTimelineCtas; ++cta) {
+    const int n = std::min(chunks[cta], kPassTimelineChunks);
+    if (n < 1) continue;
+    ++ctas;
+    const long long first_ns = start_ns[size_t(cta) * kPassTimelineChunks];
+    pass_start = pass_start == 0 ? first_ns : std::min(pass_start, first_ns);
+    for (int c = 0; c + 1 < n; ++c) {  // a chunk's length runs to the next chunk's start
+      const long long* m = &marks[(size_t(cta) * kPassTimelineChunks + c) * kPassMarks];
+      const int kind = start_ns[size_t(cta) * kPassTimelineChunks + c] < phase1_end ? 0 : 1;
+      sum[kind][0] += double(m[kPassMarks] - m[0]);
+      sum[kind][1] += double(m[1] - m[0]);
+      sum[kind][2] += double(m[2] - m[0]);
+      sum[kind][3] += double(m[3]);
+      ++count[kind];
+    }
+  }
+  if (ctas == 0) return;
+  std::printf("  the 32-channel pass: %d CTAs; its first chunk starts %.1f us before phase 1's last CTA ends\n", ctas,
+              (phase1_end - pass_start) / 1e3);
+  std::printf("  %-40s %14s %14s\n", "per chunk (mean cycles, us at max clock)", "beside phase 1", "after it");
+  const char* names[4] = {"chunk start -> next chunk's start", "chunk start -> U stored (RU)", "chunk start -> U complete",
+                          "issuer's wait for the next block"};
+  for (int j = 0; j < 4; ++j) {
+    double c[2];
+    for (int kind = 0; kind < 2; ++kind) c[kind] = count[kind] ? sum[kind][j] / count[kind] : 0.0;
+    std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", names[j], c[0], c[0] / clock_ghz / 1e3, c[1], c[1] / clock_ghz / 1e3);
+  }
+  std::printf("  %-40s %14d %14d\n", "chunks counted", count[0], count[1]);
 }
 
 void run_row(const Row& row, double clock_ghz) {
@@ -152,6 +202,7 @@ void run_row(const Row& row, double clock_ghz) {
   for (int rep = 0; rep < 3; ++rep) {  // the last of three calls is read
     // Counts left by an earlier row's larger grid would pass for this row's CTAs.
     if (rep == 2) check(cudaError_t(gdn2::kernels::reset_phase1_timeline()), "reset_phase1_timeline");
+    if (rep == 2) check(cudaError_t(gdn2::kernels::reset_pass_timeline()), "reset_pass_timeline");
     const gdn2::Status st = gdn2::forward(args, nullptr);
     if (!st.ok()) {
       std::fprintf(stderr, "gdn2::forward: %s\n", st.message);
@@ -250,6 +301,7 @@ void run_row(const Row& row, double clock_ghz) {
     const double c[2] = {median(first[0][j]), median(first[1][j])};
     std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", name, c[0], c[0] / clock_ghz / 1e3, c[1], c[1] / clock_ghz / 1e3);
   }
+  print_pass_timeline(items, clock_ghz);
   for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
 }
 

@@ -92,6 +92,7 @@ __device__ long long g_timeline[kTimelineCtas][kTimelineItems][kTimelineMarks];
 __device__ int g_timeline_items[kTimelineCtas];
 __device__ long long g_solver_timeline[kTimelineCtas][kTimelineItems][kSolverMarks];
 __device__ int g_solver_items[kTimelineCtas];
+__device__ long long g_end_ns[kTimelineCtas];
 __device__ __forceinline__ void timeline_mark(int mark, int item) {
   if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas && item < kTimelineItems)
     g_timeline[blockIdx.x][item][mark] = clock64();
@@ -992,7 +993,10 @@ __global__ void __launch_bounds__(kCtaThreads, 1)
   mbarrier_arrive(&sm.full);
   if (threadIdx.x == 0) p.fault_words[blockIdx.x] = sm.bad_offsets != 0 ? 1 : 0;
 #ifdef GDN2_PHASE1_TIMELINE
-  if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) g_timeline_items[blockIdx.x] = ordinal;
+  if (threadIdx.x == 0 && blockIdx.x < kTimelineCtas) {
+    g_timeline_items[blockIdx.x] = ordinal;
+    g_end_ns[blockIdx.x] = global_timer_ns();
+  }
 #endif
 }
 
@@ -1007,6 +1011,7 @@ int read_phase1_timeline(long long* starts, long long* marks, int* items, long l
   if (e == cudaSuccess) e = cudaMemcpyFromSymbol(solver_items, g_solver_items, sizeof(g_solver_items));
   return int(e);
 }
+int read_phase1_end_ns(long long* end_ns) { return int(cudaMemcpyFromSymbol(end_ns, g_end_ns, sizeof(g_end_ns))); }
 int reset_phase1_timeline() {
   static const int zeros[kTimelineCtas] = {};
   cudaError_t e = cudaMemcpyToSymbol(g_timeline_items, zeros, sizeof(zeros));

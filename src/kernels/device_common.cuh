@@ -267,6 +267,12 @@ __device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence
 //
 // Lets the grid launched after this one start as soon as every CTA of this grid has called it (or
 // exited). It grants no visibility: the dependent grid still waits for this grid's memory.
+// The global nanosecond timer (comparable across SMs, unlike clock64); for the timelines.
+__device__ __forceinline__ long long global_timer_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 __device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
 // Waits until the grid this one was launched after has completed and its writes are visible; a
 // no-op in a grid launched without the programmatic attribute.

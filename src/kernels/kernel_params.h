@@ -187,6 +187,20 @@ int read_phase1_timeline(long long* starts /* [kTimelineCtas] */,
 // Zeroes the per-CTA item counts, so that a launch with fewer CTAs than the one before leaves no
 // stale counts behind (the CTAs it does not run record nothing).
 int reset_phase1_timeline();
+// The global timer (ns) when each of phase 1's first kTimelineCtas CTAs ended its last item.
+int read_phase1_end_ns(long long* end_ns /* [kTimelineCtas] */);
+
+// The 32-channel state pass's timeline (state_pass_ss.cuh), per CTA (blockIdx.y * gridDim.x +
+// blockIdx.x < kPassTimelineCtas) and chunk: the SM clock at the chunk's start (after its first
+// CTA barrier), when its RU warpgroup has stored U, and after its second CTA barrier; the cycles
+// the copies' issuer spent waiting for the next chunk's factor block to be published (0 where the
+// pass does not run alongside phase 1 or the block was known ready); and the global timer (ns) at
+// the chunk's start. `chunks`: the chunks each CTA ran (0 for a CTA that did not run).
+inline constexpr int kPassTimelineCtas = 64, kPassTimelineChunks = 512, kPassMarks = 4;
+int read_pass_timeline(long long* marks /* [kPassTimelineCtas][kPassTimelineChunks][kPassMarks] */,
+                       long long* start_ns /* [kPassTimelineCtas][kPassTimelineChunks] */,
+                       int* chunks /* [kPassTimelineCtas] */);
+int reset_pass_timeline();
 #endif
 
 }  // namespace gdn2::kernels

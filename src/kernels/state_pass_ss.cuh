@@ -98,6 +98,38 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
 
 __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
 
+// Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
+// read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 of each
+// chunk, and the copies' issuer times its wait for the next chunk's block (mark 3).
+#ifdef GDN2_PHASE1_TIMELINE
+__device__ long long g_pass_marks[kPassTimelineCtas][kPassTimelineChunks][kPassMarks];
+__device__ long long g_pass_start_ns[kPassTimelineCtas][kPassTimelineChunks];
+__device__ int g_pass_chunks[kPassTimelineCtas];
+__device__ __forceinline__ int pass_timeline_cta() { return int(blockIdx.y * gridDim.x + blockIdx.x); }
+__device__ __forceinline__ void pass_mark(int mark, int64_t c) {
+  const int cta = pass_timeline_cta();
+  if (threadIdx.x == 0 && cta < kPassTimelineCtas && c < kPassTimelineChunks) {
+    g_pass_marks[cta][c][mark] = clock64();
+    if (mark == 0) g_pass_start_ns[cta][c] = global_timer_ns();
+  }
+}
+#define GDN2_PASS_MARK(mark, c) pass_mark(mark, c)
+#define GDN2_PASS_WAIT_BEGIN() const long long pass_wait_begin = clock64()
+#define GDN2_PASS_WAIT_END(c)                                                                  \
+  do {                                                                                         \
+    const int cta_ = pass_timeline_cta();                                                      \
+    if (cta_ < kPassTimelineCtas && (c) < kPassTimelineChunks)                                 \
+      g_pass_marks[cta_][c][3] = clock64() - pass_wait_begin;                                  \
+  } while (0)
+#define GDN2_PASS_CHUNKS(n) \
+  do { if (threadIdx.x == 0 && pass_timeline_cta() < kPassTimelineCtas) g_pass_chunks[pass_timeline_cta()] = int(n); } while (0)
+#else
+#define GDN2_PASS_MARK(mark, c) ((void)0)
+#define GDN2_PASS_WAIT_BEGIN() ((void)0)
+#define GDN2_PASS_WAIT_END(c) ((void)0)
+#define GDN2_PASS_CHUNKS(n) ((void)0)
+#endif
+
 // kOverlapped: the pass runs alongside phase 1 (p.ready is set; docs/design.md, "Two phases").
 // A separate instantiation, so that the plain pass carries none of its code: with it compiled in
 // as a run-time branch, the plain pass measured 4-5% slower on one 2-3K-token sequence.
@@ -204,6 +236,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     const uint32_t parity = uint32_t(c & 1);
 
     __syncthreads();  // S(c) is complete; M and Kend^T are free
+    GDN2_PASS_MARK(0, c);
     if (issuer) issue_group(kGroupMKendGamma, p, hk, ch, sm);
     if (role == kRoleRU) {
       // R = w*v - Kb S (w*v is zero past the chunk's end), stored for U = T R
@@ -223,6 +256,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, tinv, sm.rt);
       store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
+      GDN2_PASS_MARK(1, c);
       // The next chunk's v and w only now: the proxy fences above wait for this thread's
       // outstanding memory accesses, loads included.
       if (has_next) load_vw(chunk_ref(sb, s, c + 1));
@@ -232,9 +266,12 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
+    GDN2_PASS_MARK(2, c);
     if (issuer && has_next) {
       const ChunkRef next = chunk_ref(sb, s, c + 1);
+      GDN2_PASS_WAIT_BEGIN();
       if constexpr (overlapped) known_ready = wait_until_ready(p, hk, first, c + 1, nchunks, known_ready);
+      GDN2_PASS_WAIT_END(c);
       issue_group(kGroupKb, p, hk, next, sm);
       issue_group(kGroupT, p, hk, next, sm);
       issue_group(kGroupQg, p, hk, next, sm);
@@ -269,6 +306,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       fence_proxy_async();
     }
   }
+  GDN2_PASS_CHUNKS(nchunks);
   if (role == kRoleState && p.final_state) {  // straight from the fp32 registers
     float* hn = p.final_state + state_off;
 #pragma unroll
