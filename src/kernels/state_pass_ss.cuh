@@ -49,6 +49,8 @@ struct Smem {
 // up to 8 chunks at once (relaxed loads, in flight together), sleeping between rounds; one acquire
 // fence and one proxy fence then cover every chunk seen ready. Returns the new count of chunks
 // known ready.
+// kOnce: one round of polls, no sleep: returns `known` unchanged if chunk c is not ready yet.
+template <bool kOnce = false>
 __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, int hk, const ChunkRef& first_of_seq,
                                                     int64_t c, int64_t nchunks, int64_t known) {
   if (c < known) return known;
@@ -66,6 +68,7 @@ __device__ __forceinline__ int64_t wait_until_ready(const StatePassParams& p, in
       fence_proxy_async_global();
       return c + n;
     }
+    if constexpr (kOnce) return known;
     __nanosleep(100);
   }
 }
@@ -237,7 +240,15 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
 
     __syncthreads();  // S(c) is complete; M and Kend^T are free
     GDN2_PASS_MARK(0, c);
-    if (issuer) issue_group(kGroupMKendGamma, p, hk, ch, sm);
+    if (issuer) {
+      issue_group(kGroupMKendGamma, p, hk, ch, sm);
+      // The issuer's warpgroup (a state one) waits for the second barrier anyway: it polls for the
+      // next chunk's block now, so that after that barrier it only issues the copies and its
+      // S1 product, which a poll there delayed (the poll's round trip and fences), starts at once.
+      // Once, without sleeping: a block not yet published is waited for after the barrier, as before.
+      if constexpr (overlapped)
+        if (has_next) known_ready = wait_until_ready<true>(p, hk, first, c + 1, nchunks, known_ready);
+    }
     if (role == kRoleRU) {
       // R = w*v - Kb S (w*v is zero past the chunk's end), stored for U = T R
 #pragma unroll
