@@ -257,6 +257,12 @@ __device__ __forceinline__ int load_flag_relaxed(const int* flag) {
 __device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
 // Orders this thread's view of global memory (generic proxy) before its later bulk copies.
 __device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence.proxy.async.global;\n" ::: "memory"); }
+// The global nanosecond timer (comparable across SMs, unlike clock64); for the timelines.
+__device__ __forceinline__ long long global_timer_ns() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Programmatic dependent launch (docs/design.md, "Two phases"): the 32-channel state pass is launched
@@ -267,12 +273,6 @@ __device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence
 //
 // Lets the grid launched after this one start as soon as every CTA of this grid has called it (or
 // exited). It grants no visibility: the dependent grid still waits for this grid's memory.
-// The global nanosecond timer (comparable across SMs, unlike clock64); for the timelines.
-__device__ __forceinline__ long long global_timer_ns() {
-  long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 __device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
 // Waits until the grid this one was launched after has completed and its writes are visible; a
 // no-op in a grid launched without the programmatic attribute.
