@@ -112,7 +112,7 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
       ++count[kind];
     }
   }
-  if (ctas == 0) return;
+  if (ctas == 0 || count[0] + count[1] == 0) return;  // no pass of 32-channel slices, or one chunk each (S1)
   std::printf("  the 32-channel pass: %d CTAs; its first chunk starts %.1f us before phase 1's last CTA ends\n", ctas,
               (phase1_end - pass_start) / 1e3);
   std::printf("  %-40s %14s %14s\n", "per chunk (mean cycles, us at max clock)", "beside phase 1", "after it");
