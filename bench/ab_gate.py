@@ -1,0 +1,76 @@
+"""The gate of a same-call A/B run on the device (scripts/device_ab.sh): which variant, if any, earns
+the checks (pytest, sanitizers, the final run, the stress test) in the same call.
+
+Reads DIR/<version><round>/results.json (bench.py --out; the round is one digit) of the base and
+of each variant and takes each row's best graph time over the rounds. A variant passes when
+- its outputs were bit for bit equal to the base's (DIR/compare-<variant>.log, written by
+  `bench/outputs_bitwise.py compare` with `rc=<status>` appended, says rc=0),
+- the geometric mean of its time ratios over the gate rows is at most --max-geomean, where the
+  gate rows are the rows whose name starts with one of the --rows prefixes: the rows on which the
+  change's code runs (a mean over every row dilutes a change that only some rows run), and
+- no row at all is slower by more than --max-row.
+Prints one line per variant (its mean, its ratios, pass or not) and `PICK <variant>` (the passing
+variant with the lowest mean) or `PICK none`.
+
+usage: python3 bench/ab_gate.py DIR BASE VARIANT [VARIANT ...] --rows S1,S2,S5,L32K
+                                [--max-geomean 0.99] [--max-row 1.01]
+"""
+import argparse
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+
+def best_graph_us(directory, version):
+    """Row name -> best graph time (us) over the rounds DIR/<version><digit>/results.json."""
+    best, rounds = {}, 0
+    for path in sorted(directory.glob(f"{version}[0-9]/results.json")):
+        if not re.fullmatch(re.escape(version) + r"\d", path.parent.name):
+            continue
+        rounds += 1
+        for row in json.loads(path.read_text())["rows"]:
+            best[row["row"]] = min(best.get(row["row"], math.inf), row["graph_us"])
+    if rounds == 0:
+        raise SystemExit(f"ab_gate: no rounds of {version!r} in {directory} (expected {version}1/results.json)")
+    return best
+
+
+def bitwise_equal(directory, variant):
+    log = directory / f"compare-{variant}.log"
+    return log.exists() and log.read_text().strip().splitlines()[-1:] == ["rc=0"]
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dir", type=Path)
+    parser.add_argument("base")
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--rows", required=True, help="comma-separated prefixes of the gate rows")
+    parser.add_argument("--max-geomean", type=float, default=0.99)
+    parser.add_argument("--max-row", type=float, default=1.01)
+    args = parser.parse_args(argv)
+    prefixes = [p for p in args.rows.split(",") if p]
+    base = best_graph_us(args.dir, args.base)
+    gate_rows = [name for name in base if any(name.startswith(p) for p in prefixes)]
+    if not gate_rows:
+        raise SystemExit(f"ab_gate: no row of {args.base!r} starts with any of {prefixes}")
+    pick, pick_mean = None, math.inf
+    for variant in args.variants:
+        times = best_graph_us(args.dir, variant)
+        ratios = {name: times[name] / base[name] for name in base if name in times}
+        missing = [name for name in base if name not in times]
+        mean = math.exp(sum(math.log(ratios[n]) for n in gate_rows if n in ratios) / len(gate_rows))
+        equal = bitwise_equal(args.dir, variant)
+        ok = (equal and not missing and mean <= args.max_geomean and max(ratios.values()) <= args.max_row)
+        print(f"{variant}: gate-row mean {mean:.4f}, bit for bit {'equal' if equal else 'NOT equal or not compared'}"
+              f"{', missing rows ' + ','.join(missing) if missing else ''}, "
+              + ", ".join(f"{n} {r:.4f}" for n, r in ratios.items()) + f" -> {'pass' if ok else 'fail'}")
+        if ok and mean < pick_mean:
+            pick, pick_mean = variant, mean
+    print(f"PICK {pick or 'none'}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
