@@ -61,9 +61,10 @@ def main(argv):
         times = best_graph_us(args.dir, variant)
         ratios = {name: times[name] / base[name] for name in base if name in times}
         missing = [name for name in base if name not in times]
-        mean = math.exp(sum(math.log(ratios[n]) for n in gate_rows if n in ratios) / len(gate_rows))
+        present = [n for n in gate_rows if n in ratios]
+        mean = math.exp(sum(math.log(ratios[n]) for n in present) / len(present)) if present else math.inf
         equal = bitwise_equal(args.dir, variant)
-        ok = (equal and not missing and mean <= args.max_geomean and max(ratios.values()) <= args.max_row)
+        ok = equal and not missing and mean <= args.max_geomean and max(ratios.values()) <= args.max_row
         print(f"{variant}: gate-row mean {mean:.4f}, bit for bit {'equal' if equal else 'NOT equal or not compared'}"
               f"{', missing rows ' + ','.join(missing) if missing else ''}, "
               + ", ".join(f"{n} {r:.4f}" for n, r in ratios.items()) + f" -> {'pass' if ok else 'fail'}")
