@@ -68,6 +68,18 @@ constexpr int k_position(int k) { return (k & ~7) | ((k & 1) << 2) | ((k & 7) >>
 constexpr int k_at_position(int p) { return (p & ~7) | ((p & 3) << 1) | ((p >> 2) & 1); }
 // Element (row, k) of a factor: K-major with the k index permuted.
 constexpr int factor_offset(int row, int k, int K) { return kmajor_offset(row, k_position(k), K); }
+// The 32-channel pass stores its accumulators R, U and S as B operands (state_pass_ss.cuh,
+// store_acc_as_b): lane (g, t) of warp w holds element (16 w + g + 8 h, 8 j + 2 t + e) of an
+// m64 x 32 accumulator, which becomes element (n, k) = (8 j + 2 t + e, row0 + 16 w + g + 8 h) of
+// the B operand [32][K]. Rows g and g + 1 sit at k positions p and p + 4, one core matrix (32
+// floats, the same bank) apart, and columns 2t, 2t + 1 four banks apart: so in store i (0, 1) of
+// pair (j, h) a lane stores column e = i ^ (g & 1), and each store's 32 lanes hit 32 banks.
+constexpr int acc_store_column(int lane, int i) { return i ^ ((lane >> 2) & 1); }
+// k = row0 + 16 w + g: the thread's first accumulator row.
+constexpr int acc_store_offset(int lane, int k, int j, int h, int i, int K) {
+  // factor_offset of n = 8 j + 2 t + e: column e is 4 floats past column 0 (n & 7 < 8)
+  return factor_offset(8 * j + 2 * (lane & 3), k + 8 * h, K) + 4 * acc_store_column(lane, i);
+}
 // A-fragment register r (a0..a3: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)) of k-step s is
 // accumulator element a_from_acc(s, r) of the same thread (acc[4 j + 2 h + e] = (g + 8 h, 8 j + 2 t + e)).
 constexpr int a_from_acc(int s, int r) { return 4 * s + ((r & 1) << 1) + (r >> 1); }

@@ -86,24 +86,18 @@ __device__ __forceinline__ void issue_group(int grp, const StatePassParams& p, i
 
 // This thread's accumulator elements of an m64 x kSliceV product, rows row0 + 16 w + g (+ 8), stored
 // as TF32 into a B operand with K = kRows (the product's row is the B operand's k, permuted as the
-// factors' k: factor_offset).
-// Bank conflicts: rows g and g + 1 of an 8-row group (lanes 4 apart) sit at k positions p and p + 4,
-// one core matrix (32 floats, the same bank) apart, and a thread's columns 2t and 2t + 1 are 4 banks
-// apart. So in each store the lanes of odd g take their other column: the 32 lanes then hit 32
-// distinct banks, where storing the same column in every lane hit 16 banks twice.
+// factors' k: factor_offset), in the order that keeps each store free of bank conflicts
+// (kernel_params.h, acc_store_offset).
 template <int kSliceV, int kRows>
 __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float (&acc)[kSliceV / 2]) {
   const int lane = threadIdx.x & 31, k = row0 + 16 * ((threadIdx.x / 32) % 4) + (lane >> 2);
-  const bool odd = (lane >> 2) & 1;
 #pragma unroll
   for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      // Columns 2t and 2t + 1 of this row are 4 floats apart (factor_offset of n = 8 j + 2 t + e).
-      float* col0 = dst + factor_offset(8 * j + 2 * (lane & 3), k + 8 * h, kRows);
       const float x0 = round_tf32(acc[4 * j + 2 * h]), x1 = round_tf32(acc[4 * j + 2 * h + 1]);
-      col0[odd ? 4 : 0] = odd ? x1 : x0;
-      col0[odd ? 0 : 4] = odd ? x0 : x1;
+#pragma unroll
+      for (int i = 0; i < 2; ++i) dst[acc_store_offset(lane, k, j, h, i, kRows)] = acc_store_column(lane, i) ? x1 : x0;
     }
 }
 

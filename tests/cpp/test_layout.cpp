@@ -190,5 +190,33 @@ TEST(SwizzledTile, ConsumerAccessesAreFreeOfBankConflicts) {
   }
 }
 
+// The 32-channel pass's stores of R, U (K = 64) and S (K = 128, two warpgroups: row0 0 and 64) into
+// B operands: every element of the [32][K] operand written exactly once, by the lane that holds it
+// (store i of pair (j, h) writes accumulator element 4 j + 2 h + column), and each warp-level store
+// on 32 distinct banks.
+TEST(FactorLayout, AccumulatorStoresCoverTheOperandWithoutBankConflicts) {
+  for (const int K : {64, 128}) {
+    std::vector<int> hits(size_t(32) * K, 0);
+    for (int row0 = 0; row0 < K; row0 += 64)
+      for (int w = 0; w < 4; ++w)
+        for (int j = 0; j < 4; ++j)
+          for (int h = 0; h < 2; ++h)
+            for (int i = 0; i < 2; ++i) {
+              bool bank_used[32] = {};
+              for (int lane = 0; lane < 32; ++lane) {
+                const int off = acc_store_offset(lane, row0 + 16 * w + (lane >> 2), j, h, i, K);
+                const int n = 8 * j + 2 * (lane & 3) + acc_store_column(lane, i);
+                const int k = row0 + 16 * w + (lane >> 2) + 8 * h;
+                ASSERT_EQ(off, factor_offset(n, k, K));
+                ++hits[size_t(off)];
+                EXPECT_FALSE(bank_used[off % 32]) << "K " << K << " row0 " << row0 << " warp " << w << " j " << j
+                                                   << " h " << h << " store " << i << " lane " << lane;
+                bank_used[off % 32] = true;
+              }
+            }
+    for (int x : hits) EXPECT_EQ(x, 1) << "K " << K;
+  }
+}
+
 }  // namespace
 }  // namespace gdn2::kernels
