@@ -3,7 +3,8 @@
 
   PYTHONPATH=<build A>/python python3 bench/outputs_bitwise.py dump A.pt
   PYTHONPATH=<build B>/python python3 bench/outputs_bitwise.py dump B.pt
-  python3 bench/outputs_bitwise.py compare A.pt B.pt     # exit status 1 unless every bit is equal
+  python3 bench/outputs_bitwise.py compare A.pt B.pt     # exit status 0: every bit equal; 1: the
+                                                          # values differ; 2: not comparable
 
 `dump` runs chunk_gdn2 on fixed inputs (python/gdn2/testing.py, model-like, device generator,
 seed 5) that reach every kernel variant: one chunk, one sequence beside phase 1 (with and without
@@ -49,18 +50,31 @@ def bits(t):
 
 
 def compare(path_a, path_b):
-    a, b = torch.load(path_a), torch.load(path_b)
+    """0: every output and final state bit for bit equal; 1: same cases, shapes and dtypes, some values
+    differ; 2: not comparable (a dump missing or unreadable, other cases, shapes or dtypes)."""
+    try:
+        a, b = torch.load(path_a), torch.load(path_b)
+    except Exception as e:  # noqa: BLE001 - any failure to read a dump means there is nothing to compare
+        print(f"cannot read the dumps: {e}")
+        return 2
     if sorted(a) != sorted(b):
         print(f"different cases: {sorted(a)} against {sorted(b)}")
-        return 1
-    equal = True
+        return 2
+    equal = comparable = True
     for name in a:
         for what in ("o", "final_state"):
             x, y = a[name][what], b[name][what]
-            same = x.shape == y.shape and x.dtype == y.dtype and torch.equal(bits(x), bits(y))
-            diff = (x.double() - y.double()).abs().max().item() if x.shape == y.shape else float("nan")
+            if x.shape != y.shape or x.dtype != y.dtype:
+                print(f"{name:13s} {what:12s} not comparable: {tuple(x.shape)} {x.dtype} against {tuple(y.shape)} {y.dtype}")
+                comparable = False
+                continue
+            same = torch.equal(bits(x), bits(y))
+            diff = (x.double() - y.double()).abs().max().item()
             print(f"{name:13s} {what:12s} bit for bit equal: {same}  max |difference| {diff:.3e}")
             equal = equal and same
+    if not comparable:
+        print("the builds' outputs are not comparable")
+        return 2
     print("every output and final state is bit for bit equal" if equal else "the builds differ")
     return 0 if equal else 1
 

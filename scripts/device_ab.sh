@@ -10,7 +10,8 @@
 #  1. gpu.txt; every variant's outputs against the base's (bench/outputs_bitwise.py: compare-V.log);
 #  2. ROUNDS rounds (default 2) of bench/sequence_lengths.py (lengths.jsonl) and
 #     `bench.py --no-fla --no-accuracy` (<version><round>/) for every version, versions alternating;
-#  3. the gate (bench/ab_gate.py over GATE_ROWS, MAX_GEOMEAN, MAX_ROW: gate.txt);
+#  3. the gate (bench/ab_gate.py over GATE_ROWS, MAX_GEOMEAN, MAX_ROW, and NUMERICS_CHANGE: the
+#     variants whose outputs may differ from the base's, their accuracy left to pytest: gate.txt);
 #  4. timelines (`gdn2_phase1_timeline $TIMELINE_ROWS`, default "S2 L32K": timeline-V.log);
 #  5. unless CHECKS=0, on the gate's pick: its C++ example, pytest, the four sanitizers, the final
 #     run with accuracy (final/) and the stress test.
@@ -59,7 +60,8 @@ for k in $(seq 1 "$ROUNDS"); do
 done
 
 python3 bench/ab_gate.py "$R" "$BASE" "${variants[@]}" --rows "$GATE_ROWS" \
-  ${MAX_GEOMEAN:+--max-geomean "$MAX_GEOMEAN"} ${MAX_ROW:+--max-row "$MAX_ROW"} > "$R/gate.txt" 2>&1
+  ${MAX_GEOMEAN:+--max-geomean "$MAX_GEOMEAN"} ${MAX_ROW:+--max-row "$MAX_ROW"} \
+  ${NUMERICS_CHANGE:+--numerics-change "${NUMERICS_CHANGE// /,}"} > "$R/gate.txt" 2>&1
 for v in "$BASE" "${variants[@]}"; do
   # shellcheck disable=SC2086  # TIMELINE_ROWS is a list of row names
   timeout 40 "$T/$v/bin/gdn2_phase1_timeline" ${TIMELINE_ROWS:-S2 L32K} > "$R/timeline-$v.log" 2>&1

@@ -68,6 +68,25 @@ def test_versions_ending_in_digits_keep_their_rounds_apart(tmp_path):
     assert "gate-row mean 0.9800" in lines["ls"] and "gate-row mean 1.0500" in lines["ls2"]
 
 
+def test_numerics_change_variants_pass_on_compared_outputs_only(tmp_path):
+    write_round(tmp_path, "base1", BASE)
+    for v in ("fp", "broken", "nolog", "plain"):
+        write_round(tmp_path, f"{v}1", {name: t * 0.97 for name, t in BASE.items()})
+    (tmp_path / "compare-fp.log").write_text("the builds differ\nrc=1\n")
+    (tmp_path / "compare-broken.log").write_text("cannot read the dumps: ...\nrc=2\n")
+    (tmp_path / "compare-plain.log").write_text("the builds differ\nrc=1\n")
+    rc, out, _ = gate(tmp_path, "base", "fp", "broken", "nolog", "plain", "--rows", "S2",
+                      "--numerics-change", "fp,broken,nolog")
+    lines = {line.split(":")[0]: line for line in out.splitlines() if ":" in line}
+    assert rc == 0
+    assert "numerics change, outputs compared (they differ)" in lines["fp"] and lines["fp"].endswith("-> pass")
+    assert "outputs NOT compared" in lines["broken"] and lines["broken"].endswith("-> fail")
+    assert "outputs NOT compared" in lines["nolog"] and lines["nolog"].endswith("-> fail")
+    # not named as a numerics change: differing outputs fail the gate as before
+    assert "bit for bit NOT equal" in lines["plain"] and lines["plain"].endswith("-> fail")
+    assert out.strip().splitlines()[-1] == "PICK fp"
+
+
 def test_refuses_missing_rounds_and_rows(tmp_path):
     write_round(tmp_path, "base1", BASE)
     rc, _, err = gate(tmp_path, "base", "absent", "--rows", "S2")
