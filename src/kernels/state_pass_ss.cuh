@@ -105,20 +105,22 @@ __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128
 
 // Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
 // read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 of each
-// chunk, and the copies' issuer times its wait for the next chunk's block (mark 3).
+// chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and the first
+// threads of the Out and of the first state warpgroup read it at marks 4 and 5.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_pass_marks[kPassTimelineCtas][kPassTimelineChunks][kPassMarks];
 __device__ long long g_pass_start_ns[kPassTimelineCtas][kPassTimelineChunks];
 __device__ int g_pass_chunks[kPassTimelineCtas];
 __device__ __forceinline__ int pass_timeline_cta() { return int(blockIdx.y * gridDim.x + blockIdx.x); }
-__device__ __forceinline__ void pass_mark(int mark, int64_t c) {
+__device__ __forceinline__ void pass_mark(int mark, int64_t c, int thread = 0) {
   const int cta = pass_timeline_cta();
-  if (threadIdx.x == 0 && cta < kPassTimelineCtas && c < kPassTimelineChunks) {
+  if (threadIdx.x == thread && cta < kPassTimelineCtas && c < kPassTimelineChunks) {
     g_pass_marks[cta][c][mark] = clock64();
     if (mark == 0) g_pass_start_ns[cta][c] = global_timer_ns();
   }
 }
 #define GDN2_PASS_MARK(mark, c) pass_mark(mark, c)
+#define GDN2_PASS_MARK_BY(mark, c, thread) pass_mark(mark, c, thread)
 #define GDN2_PASS_WAIT_BEGIN() const long long pass_wait_begin = clock64()
 #define GDN2_PASS_WAIT_END(c)                                                                  \
   do {                                                                                         \
@@ -130,6 +132,7 @@ __device__ __forceinline__ void pass_mark(int mark, int64_t c) {
   do { if (threadIdx.x == 0 && pass_timeline_cta() < kPassTimelineCtas) g_pass_chunks[pass_timeline_cta()] = int(n); } while (0)
 #else
 #define GDN2_PASS_MARK(mark, c) ((void)0)
+#define GDN2_PASS_MARK_BY(mark, c, thread) ((void)0)
 #define GDN2_PASS_WAIT_BEGIN() ((void)0)
 #define GDN2_PASS_WAIT_END(c) ((void)0)
 #define GDN2_PASS_CHUNKS(n) ((void)0)
@@ -276,6 +279,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     } else if (role == kRoleOut) {
       mbarrier_wait(&sm.full[kGroupQg], parity);
       wgmma_product_ss<1, kK, kK, kK / 8, false>(acc, qg, sm.st);
+      GDN2_PASS_MARK_BY(4, c, kRoleOut * 128);
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
@@ -317,6 +321,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       }
       store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
       fence_proxy_async();
+      GDN2_PASS_MARK_BY(5, c, kRoleState * 128);
     }
   }
   GDN2_PASS_CHUNKS(nchunks);
