@@ -81,7 +81,8 @@ std::vector<__nv_bfloat16> to_bf16(const std::vector<float>& x) {
 // chunks split by whether they started before phase 1's last CTA ended (global timer), with the
 // mean cycles from one chunk's start to the next, to U stored and to U complete (the chunk's
 // second barrier), the issuer's wait for the next chunk's block (overlapped passes only), and from
-// the chunk's start to the Out warpgroup's Qg S done and to the state's S stored.
+// the chunk's start to the Out warpgroup's Qg S done, to each state warpgroup's S stored, and to
+// the Out warpgroup's output stored.
 void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz) {
   using gdn2::kernels::kPassMarks;
   using gdn2::kernels::kPassTimelineChunks;
@@ -95,7 +96,7 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
   for (int cta = 0; cta < kTimelineCtas; ++cta)
     if (phase1_items[cta] > 0) phase1_end = std::max(phase1_end, end_ns[cta]);
   int ctas = 0;
-  double sum[2][6] = {};
+  double sum[2][kPassMarks] = {};
   int count[2] = {0, 0};
   for (int cta = 0; cta < kPassTimelineCtas; ++cta) {
     const int n = std::min(chunks[cta], kPassTimelineChunks);
@@ -110,8 +111,7 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
       sum[kind][1] += double(m[1] - m[0]);
       sum[kind][2] += double(m[2] - m[0]);
       sum[kind][3] += double(m[3]);
-      sum[kind][4] += double(m[4] - m[0]);
-      sum[kind][5] += double(m[5] - m[0]);
+      for (int j = 4; j < kPassMarks; ++j) sum[kind][j] += double(m[j] - m[0]);
       ++count[kind];
     }
   }
@@ -119,10 +119,11 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
   std::printf("  the 32-channel pass: %d CTAs; its first chunk starts %.1f us before phase 1's last CTA ends\n", ctas,
               (phase1_end - pass_start) / 1e3);
   std::printf("  %-40s %14s %14s\n", "per chunk (mean cycles, us at max clock)", "beside phase 1", "after it");
-  const char* names[6] = {"chunk start -> next chunk's start", "chunk start -> U stored (RU)", "chunk start -> U complete",
-                          "issuer's wait for the next block", "chunk start -> Qg S done (Out)",
-                          "chunk start -> S stored (state)"};
-  for (int j = 0; j < 6; ++j) {
+  const char* names[kPassMarks] = {"chunk start -> next chunk's start", "chunk start -> U stored (RU)",
+                                   "chunk start -> U complete", "issuer's wait for the next block",
+                                   "chunk start -> Qg S done (Out)", "chunk start -> S stored (state 0)",
+                                   "chunk start -> S stored (state 1)", "chunk start -> O stored (Out)"};
+  for (int j = 0; j < kPassMarks; ++j) {
     double c[2];
     for (int kind = 0; kind < 2; ++kind) c[kind] = count[kind] ? sum[kind][j] / count[kind] : 0.0;
     std::printf("  %-40s %7.0f %5.2f  %7.0f %5.2f\n", names[j], c[0], c[0] / clock_ghz / 1e3, c[1], c[1] / clock_ghz / 1e3);

@@ -207,10 +207,11 @@ int read_phase1_end_ns(long long* end_ns /* [kTimelineCtas] */);
 // CTA barrier), when its RU warpgroup has stored U, and after its second CTA barrier; the cycles
 // the copies' issuer spent waiting for the next chunk's factor block to be published (0 where the
 // pass does not run alongside phase 1 or the block was known ready); the SM clock when the Out
-// warpgroup's Qg S is done and when the first state warpgroup has stored S (marks 4 and 5); and
+// warpgroup's Qg S is done, when the first and the second state warpgroup have stored S, and when
+// the Out warpgroup has issued the chunk's output stores (marks 4 to 7); and
 // the global timer (ns) at the chunk's start. `chunks`: the chunks each CTA ran (0 for a CTA that
 // did not run).
-inline constexpr int kPassTimelineCtas = 64, kPassTimelineChunks = 512, kPassMarks = 6;
+inline constexpr int kPassTimelineCtas = 64, kPassTimelineChunks = 512, kPassMarks = 8;
 int read_pass_timeline(long long* marks /* [kPassTimelineCtas][kPassTimelineChunks][kPassMarks] */,
                        long long* start_ns /* [kPassTimelineCtas][kPassTimelineChunks] */,
                        int* chunks /* [kPassTimelineCtas] */);

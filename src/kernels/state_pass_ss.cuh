@@ -106,7 +106,7 @@ __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128
 // Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
 // read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 of each
 // chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and the first
-// threads of the Out and of the first state warpgroup read it at marks 4 and 5.
+// threads of the Out warpgroup and of the two state warpgroups read it at marks 4 to 7.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_pass_marks[kPassTimelineCtas][kPassTimelineChunks][kPassMarks];
 __device__ long long g_pass_start_ns[kPassTimelineCtas][kPassTimelineChunks];
@@ -308,6 +308,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           }
         }
       }
+      GDN2_PASS_MARK_BY(7, c, kRoleOut * 128);
     } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
@@ -322,6 +323,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
       fence_proxy_async();
       GDN2_PASS_MARK_BY(5, c, kRoleState * 128);
+      GDN2_PASS_MARK_BY(6, c, (kRoleState + 1) * 128);
     }
   }
   GDN2_PASS_CHUNKS(nchunks);
