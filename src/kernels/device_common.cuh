@@ -39,6 +39,10 @@ struct SeqBounds {
   int64_t bos, eos;
 };
 __device__ __forceinline__ SeqBounds seq_bounds(const Sequences& seq, int s) {
+  // One sequence: the contract allows only the offsets {0, T}, and any others make phase 2 write
+  // NaN (offset_is_inconsistent reads them), so the bounds need no load of cu_seqlens on the way
+  // to each kernel's first loads.
+  if (seq.N == 1) return {0, seq.T};
   int64_t a = cu_at(seq, s), b = cu_at(seq, s + 1);
   a = min(max(a, int64_t(0)), seq.T);
   b = min(max(b, a), seq.T);
