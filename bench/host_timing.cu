@@ -1,6 +1,10 @@
 // Host time of gdn2::forward on a tiny problem (T = 16, one head), and of the CUDA calls it is
 // made of: the contract check, a kernel launch (an empty kernel), and for comparison a 12-byte
-// memset (calls made one before phase 1 until the fault words replaced the zeroed flags). Also the
+// memset (calls made one before phase 1 until the fault words replaced the zeroed flags). The
+// launch of an empty kernel is also timed the ways gdn2's kernels could be launched: with
+// gdn2's launch shapes (640 threads and 219 KB of shared memory, or a 512-byte parameter as large as
+// phase 1's), with the programmatic-serialization attribute (cudaLaunchKernelEx), and through the
+// driver API (cuLaunchKernel on the kernel's CUfunction), to see what a launch costs and where. Also the
 // GPU time of one call from CUDA-graph replay and its CUDA-event time with the GPU idle at the
 // start (docs/performance.md, "The host path"). Each host number: median of 9 repetitions of
 // back-to-back calls.
@@ -12,6 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include "gdn2/gdn2.h"
@@ -27,6 +32,28 @@ void check(cudaError_t err, const char* what) {
 
 __global__ void empty_kernel(int* never_written) {
   if (never_written != nullptr && threadIdx.x == 1023) *never_written = 0;
+}
+
+// As large as phase 1's parameters (ChunkFactorsParams and the 128-byte tensor map of g).
+struct BigParams {
+  int* never_written;
+  long long pad[63];
+};
+__global__ void empty_kernel_big(const __grid_constant__ BigParams p) {
+  if (p.never_written != nullptr && threadIdx.x == 1023) *p.never_written = int(p.pad[threadIdx.x % 63]);
+}
+
+// A driver entry point, looked up through the runtime (no link against libcuda).
+template <typename F>
+F driver_entry(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    std::fprintf(stderr, "driver entry point %s not found\n", name);
+    std::exit(1);
+  }
+  return reinterpret_cast<F>(fn);
 }
 
 template <typename F>
@@ -95,6 +122,44 @@ int main() {
   std::printf("  gdn2::forward             %6.2f\n", host_us_per_call([&] { (void)gdn2::forward(a, stream); }, s, 100));
   std::printf("  cudaMemsetAsync (12 B)    %6.2f\n", host_us_per_call([&] { cudaMemsetAsync(ws, 0, 12, s); }, s, 100));
   std::printf("  empty kernel <<<1, 32>>>  %6.2f\n", host_us_per_call([&] { empty_kernel<<<1, 32, 0, s>>>(nullptr); }, s, 100));
+
+  // The same empty kernel launched the other ways (host us per call, same protocol).
+  constexpr int kBigSmem = 219 * 1024;
+  check(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem), "cudaFuncSetAttribute");
+  std::printf("  empty kernel <<<1, 640, 219 KB>>>        %6.2f\n",
+              host_us_per_call([&] { empty_kernel<<<1, 640, kBigSmem, s>>>(nullptr); }, s, 100));
+  BigParams big{};
+  std::printf("  empty kernel, 512-byte parameter         %6.2f\n",
+              host_us_per_call([&] { empty_kernel_big<<<1, 32, 0, s>>>(big); }, s, 100));
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(32);
+  config.stream = s;
+  config.attrs = attr;
+  config.numAttrs = 1;
+  int* null_int = nullptr;
+  std::printf("  empty kernel, cudaLaunchKernelEx + PDL   %6.2f\n",
+              host_us_per_call([&] { (void)cudaLaunchKernelEx(&config, empty_kernel, null_int); }, s, 100));
+  using LaunchFn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                CUstream, void**, void**);
+  const auto cu_launch = driver_entry<LaunchFn>("cuLaunchKernel");
+  cudaFunction_t fn_empty = nullptr, fn_big = nullptr;
+  check(cudaGetFuncBySymbol(&fn_empty, reinterpret_cast<const void*>(empty_kernel)), "cudaGetFuncBySymbol");
+  check(cudaGetFuncBySymbol(&fn_big, reinterpret_cast<const void*>(empty_kernel_big)), "cudaGetFuncBySymbol");
+  void* empty_args[] = {&null_int};
+  void* big_args[] = {&big};
+  const CUstream cs = reinterpret_cast<CUstream>(s);
+  std::printf("  empty kernel, cuLaunchKernel (driver)    %6.2f\n",
+              host_us_per_call([&] { (void)cu_launch(reinterpret_cast<CUfunction>(fn_empty), 1, 1, 1, 32, 1, 1, 0, cs, empty_args, nullptr); }, s, 100));
+  std::printf("  same, 512-byte parameter                 %6.2f\n",
+              host_us_per_call([&] { (void)cu_launch(reinterpret_cast<CUfunction>(fn_big), 1, 1, 1, 32, 1, 1, 0, cs, big_args, nullptr); }, s, 100));
+  std::printf("  cudaLaunchKernel (runtime, args array)   %6.2f\n",
+              host_us_per_call([&] { (void)cudaLaunchKernel(reinterpret_cast<const void*>(empty_kernel), dim3(1), dim3(32), empty_args, 0, s); }, s, 100));
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  check(cudaGetLastError(), "the launches above");
 
   // GPU time of one call: a graph of 20 calls, median of 11 replays.
   cudaGraph_t graph;
