@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Fails unless the build log's ptxas report shows every gdn2 kernel with no stack frame,
-no spill stores and no spill loads (issue: kernels free of spills and local memory).
+no spill stores and no spill loads (issue: kernels free of spills and local memory), and no
+wgmma pipeline warning (ptxas's C75xx messages: "wgmma.mma_async instructions are serialized ...",
+"warpgroup.arrive is injected ..."). Those compile and run correctly, but a serialized wgmma
+chain measured far slower (docs/performance.md, "fp16 rows"), and nothing else reports it.
 
 usage: check_ptxas_report.py BUILD_LOG
 The log must come from a clean build (ptxas reports only what it compiles)."""
@@ -24,15 +27,22 @@ def main(path: str) -> int:
         functions += 1
         if int(stack) or int(stores) or int(loads):
             bad.append(f"{kernel}: {stack} B stack frame, {stores} B spill stores, {loads} B spill loads")
+    # ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async instructions are serialized
+    # due to insufficient register resources for the function '_ZN...'
+    warning = re.compile(r"\((C75\d\d)\)\s*(.*?)\s*(?:for the function|in function)\s+'(\S+)'")
+    for code, what, name in warning.findall(text):
+        kernel = next((k for k in KERNELS if k in name), None)
+        if kernel is not None:
+            bad.append(f"{kernel}: ptxas {code}: {what}")
     missing = [k for k in KERNELS if k not in seen]
     if missing:
         print(f"ptxas report: no report for {', '.join(missing)} in {path} (not a clean build?)")
         return 1
     if bad:
-        print("ptxas report: local memory in use:\n  " + "\n  ".join(bad))
+        print("ptxas report: local memory in use or wgmma serialized:\n  " + "\n  ".join(bad))
         return 1
     print(f"ptxas report: {len(seen)} kernels ({functions} compiled functions), 0 bytes stack frame, "
-          "0 bytes spilled")
+          "0 bytes spilled, no wgmma pipeline warning")
     return 0
 
 

@@ -2,7 +2,7 @@
 # Every test, on a fresh machine: installs what is missing, builds, then runs
 #   pytest tests/python   (GPU tests; they skip with a reason when there is no GPU or no torch)
 #   ctest                 (C++ CPU tests: contract matrix, fp64 reference vs the chunked CPU mirror)
-# and checks the ptxas report: every kernel free of spills and stack frames.
+# and checks the ptxas report: every kernel free of spills, stack frames and serialized wgmma.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup_env.sh

@@ -1,5 +1,6 @@
 """The CI check that every kernel is free of spills and stack frames (scripts/check_ptxas_report.py):
-it must pass a clean report and fail on a spill, a stack frame, or a kernel missing from the log.
+it must pass a clean report and fail on a spill, a stack frame, a wgmma pipeline warning (C75xx) on
+one of them, or a kernel missing from the log.
 CPU only: runs in CI."""
 import subprocess
 import sys
@@ -17,9 +18,9 @@ def report(frames):
     return "\n".join(lines) + "\n"
 
 
-def check(tmp_path, frames):
+def check(tmp_path, frames, extra=""):
     log = tmp_path / "build.log"
-    log.write_text(report(frames))
+    log.write_text(report(frames) + extra)
     return subprocess.run([sys.executable, str(SCRIPT), str(log)], capture_output=True, text=True)
 
 
@@ -39,3 +40,29 @@ def test_missing_kernel_fails(tmp_path):
     frames = {k: (0, 0, 0) for k in KERNELS[:2]}
     result = check(tmp_path, frames)
     assert result.returncode == 1 and "validate_values_kernel" in result.stdout
+
+
+# ptxas's wording (CUDA 13.0), for a kernel of ours and for a function that is not one.
+SERIALIZED = ("ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async instructions are serialized "
+              "due to insufficient register resources for the function '_ZN4gdn27kernels13state_pass_rs20"
+              "state_pass_kernel_rsILi2ELb1EEEvNS0_15StatePassParamsE'\n")
+INJECTED = ("ptxas info    : (C7519) warpgroup.arrive is injected in around line 1944 by compiler to allow use of "
+            "registers in GMMA in function '_ZN4gdn27kernels13state_pass_rs20state_pass_kernel_rsILi1EEEvNS0_"
+            "15StatePassParamsE'\n")
+OTHER = ("ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async instructions are serialized "
+         "due to insufficient register resources for the function '_Z13some_test_kernelv'\n")
+
+
+def test_wgmma_serialization_fails(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, SERIALIZED)
+    assert result.returncode == 1 and "state_pass_kernel: ptxas C7512" in result.stdout, result.stdout
+
+
+def test_injected_warpgroup_arrive_fails(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, INJECTED)
+    assert result.returncode == 1 and "state_pass_kernel: ptxas C7519" in result.stdout, result.stdout
+
+
+def test_warning_on_another_function_passes(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, OTHER)
+    assert result.returncode == 0, result.stdout
