@@ -1,4 +1,4 @@
-"""The CI check that every kernel is free of spills and stack frames (scripts/check_ptxas_report.py):
+"""The CI check that every kernel is free of spills, stack frames and serialized wgmma (scripts/check_ptxas_report.py):
 it must pass a clean report and fail on a spill, a stack frame, a wgmma pipeline warning (C75xx) on
 one of them, or a kernel missing from the log.
 CPU only: runs in CI."""
