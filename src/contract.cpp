@@ -229,6 +229,12 @@ Status check_forward(const ForwardArgs& a) {
   }
   if (!std::isfinite(a.scale))
     return fail(StatusCode::kInvalidArgument, "scale: expected a finite value, got %g", (double)a.scale);
+  if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent)
+    return fail(StatusCode::kInvalidArgument, "algorithm: expected kAuto (0), kChunked (1) or kRecurrent (2), got %d",
+                int(a.algorithm));
+  if (a.max_seqlen < 0)
+    return fail(StatusCode::kInvalidArgument, "max_seqlen: expected 0 (unknown) or a length >= 1, got %lld",
+                (long long)a.max_seqlen);
 
   // Outputs may not alias any input or each other: the kernels read inputs after writing outputs.
   Range inputs[8] = {byte_range("q", a.q), byte_range("k", a.k), byte_range("v", a.v),

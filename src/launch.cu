@@ -1,7 +1,7 @@
-// Host dispatch: the contract check, the workspace carve-up, and the two launches
-// (chunk_factors, then state_pass) on the caller's stream, behind one memset where something must
-// start at zero (the ready words of the 32-channel pass, phase 1's work counter). No
-// synchronisation, no allocation.
+// Host dispatch: the contract check, the choice of algorithm, and the launches on the caller's
+// stream: the recurrent path's one kernel, or the chunked path's two (chunk_factors, then
+// state_pass) behind one memset where something must start at zero (the ready words of the
+// 32-channel pass, phase 1's work counter). No synchronisation, no allocation.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -12,6 +12,9 @@
 #include "kernels/kernel_params.h"
 
 namespace gdn2 {
+
+int multiprocessor_count(int device);  // below
+
 namespace {
 
 Status cuda_failure(const char* what, int err) {
@@ -34,6 +37,57 @@ kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh) {
 template <typename T>
 T* at(void* base, size_t offset) {
   return reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+}
+
+// The value side, outputs and sequences, as both paths read them.
+kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& sh) {
+  kernels::StatePassParams s;
+  s.seq = sequences_of(a, sh);
+  s.Hq = int(sh.Hq);
+  s.Hv = int(sh.Hv);
+  s.scale = a.scale;
+  s.v = static_cast<const uint16_t*>(a.v.data);
+  s.w = static_cast<const uint16_t*>(a.w.data);
+  s.initial_state = a.initial_state.defined() ? static_cast<const float*>(a.initial_state.data) : nullptr;
+  s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
+  s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
+  return s;
+}
+
+// kAuto's choice (docs/design.md, "Two algorithms"), from sizes alone (no read of cu_seqlens): the
+// path with the smaller estimated GPU time, for sequences of at most 64 tokens (past that the
+// chunked path wins everywhere measured). The longest sequence L is at most T - N + 1 (every
+// sequence has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted
+// to the crossover measured on the lent H200 (docs/performance.md, "The recurrent path"):
+//   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
+//     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
+//     per round;
+//   chunked, every sequence one chunk: at least 16 (phase 1's first item, then the pass), else
+//     N (0.0625 Hq + 0.055 Hv) on 132 SMs (a phase-1 item per sequence and key head, a pass CTA
+//     per sequence and value head).
+constexpr int64_t kRecurrentMaxLength = 64;
+bool runs_recurrent(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
+  if (a.algorithm != Algorithm::kAuto) return a.algorithm == Algorithm::kRecurrent;
+  const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
+  if (longest > kRecurrentMaxLength) return false;
+  const double L = double(longest);
+  const int64_t items = sh.N * sh.Hv * kernels::kRecurrentSlices;
+  const int64_t slots = kernels::kRecurrentCtasPerSm * sms;
+  const double recurrent_us = items <= sms ? 3.3 + 0.195 * L : 2.0 + double((items + slots - 1) / slots) * (1.3 + 0.27 * L);
+  const double chunked_us = std::max(16.0, double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) * 132.0 / double(sms));
+  return recurrent_us < chunked_us;
+}
+
+Status launch_recurrent(const ForwardArgs& a, const ProblemShape& sh, Stream stream) {
+  kernels::RecurrentParams r;
+  r.value = value_params(a, sh);
+  r.q = static_cast<const uint16_t*>(a.q.data);
+  r.k = static_cast<const uint16_t*>(a.k.data);
+  r.b = static_cast<const uint16_t*>(a.b.data);
+  r.g = static_cast<const float*>(a.g.data);
+  r.sms = multiprocessor_count(a.q.device);
+  const int err = kernels::launch_recurrent(r, stream);
+  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
 }
 
 }  // namespace
@@ -85,6 +139,11 @@ Status forward(const ForwardArgs& a, Stream stream) {
   int prev_device = -1;
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
+  if (runs_recurrent(a, sh, multiprocessor_count(a.q.device))) {
+    st = launch_recurrent(a, sh, stream);
+    if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
+    return st;
+  }
 
   // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
   // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
@@ -147,17 +206,8 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const bool ordered = slice == 128 && heads > sms && sh.N > 1 && sh.N <= kMaxOrderedSequences;
   f.order = ordered ? at<int>(a.workspace, ws.order) : nullptr;
 
-  kernels::StatePassParams s;
-  s.seq = f.seq;
-  s.Hq = int(sh.Hq);
-  s.Hv = int(sh.Hv);
+  kernels::StatePassParams s = value_params(a, sh);
   s.slots = ws.slots;
-  s.scale = a.scale;
-  s.v = static_cast<const uint16_t*>(a.v.data);
-  s.w = static_cast<const uint16_t*>(a.w.data);
-  s.initial_state = a.initial_state.defined() ? static_cast<const float*>(a.initial_state.data) : nullptr;
-  s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
-  s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
   s.factors = f.factors;
   s.fault_words = f.fault_words;
   s.fault_count = int(phase1_grid);

@@ -37,6 +37,15 @@ TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
 //   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
+// Which algorithm forward runs (README.md, "Two algorithms"). kAuto picks from the sizes (and the
+// max_seqlen hint) alone: kRecurrent where every sequence is short, else kChunked. Both meet the
+// contract's accuracy on every valid input; their results are not bitwise equal to each other.
+enum class Algorithm : int32_t {
+  kAuto = 0,
+  kChunked = 1,    // phase 1 (key-side factors of 64-token chunks), then the state pass
+  kRecurrent = 2,  // the recurrence token by token in one launch (no workspace used)
+};
+
 struct ForwardArgs {
   TensorView q, k, v, g, b, w;
   TensorView cu_seqlens;
@@ -46,6 +55,10 @@ struct ForwardArgs {
   float scale = 0.0f;        // the caller passes K^-0.5 for the default
   void* workspace = nullptr; // device memory of at least forward_workspace_bytes(...) bytes, any contents
   size_t workspace_bytes = 0;
+  Algorithm algorithm = Algorithm::kAuto;
+  // Optional: the length of the longest sequence, if the caller knows it (0: unknown; then kAuto
+  // assumes T - N + 1). Only kAuto's choice reads it: a wrong value never makes a result wrong.
+  int64_t max_seqlen = 0;
 };
 
 enum class StatusCode : int32_t {

@@ -48,7 +48,8 @@ def _new_final_state(q, v, cu_seqlens):
 
 
 @torch.library.register_fake("gdn2::forward")
-def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate):
+def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate,
+                  algorithm=0, max_seqlen=0):
     output = _new_output(q, v)
     if output_final_state:
         final_state = _new_final_state(q, v, cu_seqlens)
@@ -59,12 +60,17 @@ def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_fin
 
 @torch.library.register_fake("gdn2::forward_out")
 def _forward_out_fake(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale,
-                      validate):
+                      validate, algorithm=0, max_seqlen=0):
     return None
 
 
+# gdn2::Algorithm (include/gdn2/gdn2.h)
+ALGORITHMS = {"auto": 0, "chunked": 1, "recurrent": 2}
+
+
 def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final_state=False,
-               scale=None, output=None, final_state=None, validate=False):
+               scale=None, output=None, final_state=None, validate=False, algorithm="auto",
+               max_seqlen=None):
     """Gated DeltaNet-2 forward over packed variable-length sequences (CUDA, sm_90).
 
     q, k, b: bf16 [T, Hq, K]; g: fp32 [T, Hq, K] raw log decay (<= 0); v, w: bf16 [T, Hv, V];
@@ -75,22 +81,32 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     Returns `o`, or `(o, final_state)` when output_final_state is set or final_state is given.
     Runs on the current stream with no host synchronisation (capturable in a CUDA graph), except
     with validate=True, which checks cu_seqlens, g, b and w on the device and waits for the verdict.
+    algorithm: "auto" (the default: chosen from the sizes, README.md "Two algorithms"), "chunked"
+    or "recurrent" (the recurrence token by token: fastest where every sequence is short).
+    max_seqlen: optional hint, the longest sequence's length (as in FlashAttention's varlen API);
+    only "auto" reads it, and a wrong value never makes a result wrong.
     Errors: ValueError naming the argument for contract violations, RuntimeError for device or
     CUDA failures; nothing is written when a check fails.
     """
     if scale is None:
         scale = q.shape[-1] ** -0.5 if q.dim() > 0 else 1.0
+    code = ALGORITHMS.get(algorithm) if isinstance(algorithm, str) else None
+    if code is None:
+        raise ValueError(f"algorithm: expected one of {sorted(ALGORITHMS)}, got {algorithm!r}")
+    hint = 0 if max_seqlen is None else max_seqlen
     eager = _eager is not None and not torch.compiler.is_compiling()
     if output is None and final_state is None:
         o, ht = (_eager.forward if eager else _forward)(
-            q, k, v, g, b, w, cu_seqlens, initial_state, float(scale), output_final_state, validate)
+            q, k, v, g, b, w, cu_seqlens, initial_state, float(scale), output_final_state, validate,
+            code, hint)
         return (o, ht) if output_final_state else o
     if output is None:
         output = _new_output(q, v)
     if final_state is None and output_final_state:
         final_state = _new_final_state(q, v, cu_seqlens)
     (_eager.forward_out if eager else _forward_out)(
-        q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale), validate)
+        q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale), validate,
+        code, hint)
     return output if final_state is None else (output, final_state)
 
 

@@ -1,7 +1,7 @@
 // gdn2._eager: the ops of torch_ops.cpp as plain Python functions, for eager calls.
 //
 // Calling a registered op from Python (torch.ops.gdn2.forward) matches every argument against the
-// op's schema and boxes it before the dispatcher runs; for an op of eleven arguments that is a few
+// op's schema and boxes it before the dispatcher runs; for an op of thirteen arguments that is a few
 // microseconds of host time per call. These functions take the arguments through pybind11's
 // tensor casters and call the same op through the C++ dispatcher (typed, unboxed), so every
 // dispatch key still applies: CUDA and CPU kernels, fake tensors and Python modes, autograd's
@@ -22,28 +22,32 @@ using OptionalTensor = std::optional<at::Tensor>;
 std::tuple<Tensor, Tensor> forward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g,
                                    const Tensor& b, const Tensor& w, const Tensor& cu_seqlens,
                                    const OptionalTensor& initial_state, double scale,
-                                   bool output_final_state, bool validate) {
+                                   bool output_final_state, bool validate, int64_t algorithm,
+                                   int64_t max_seqlen) {
   static const auto op = c10::Dispatcher::singleton()
                              .findSchemaOrThrow("gdn2::forward", "")
                              .typed<std::tuple<Tensor, Tensor>(
                                  const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                 const Tensor&, const Tensor&, const OptionalTensor&, double, bool, bool)>();
+                                 const Tensor&, const Tensor&, const OptionalTensor&, double, bool, bool,
+                                 int64_t, int64_t)>();
   // Errors become the Python exceptions that torch.ops raises (ValueError for the contract's).
   HANDLE_TH_ERRORS
-  return op.call(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate);
+  return op.call(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate, algorithm,
+                 max_seqlen);
   END_HANDLE_TH_ERRORS_PYBIND
 }
 
 void forward_out(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g, const Tensor& b,
                  const Tensor& w, const Tensor& cu_seqlens, const OptionalTensor& initial_state,
-                 const Tensor& output, const OptionalTensor& final_state, double scale, bool validate) {
+                 const Tensor& output, const OptionalTensor& final_state, double scale, bool validate,
+                 int64_t algorithm, int64_t max_seqlen) {
   static const auto op = c10::Dispatcher::singleton()
                              .findSchemaOrThrow("gdn2::forward_out", "")
                              .typed<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                          const Tensor&, const Tensor&, const Tensor&, const OptionalTensor&,
-                                         const Tensor&, const OptionalTensor&, double, bool)>();
+                                         const Tensor&, const OptionalTensor&, double, bool, int64_t, int64_t)>();
   HANDLE_TH_ERRORS
-  op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate);
+  op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm, max_seqlen);
   END_HANDLE_TH_ERRORS_PYBIND
 }
 
@@ -51,6 +55,12 @@ void forward_out(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
 
 PYBIND11_MODULE(_eager, m) {
   m.doc() = "gdn2's registered ops, called through the C++ dispatcher (eager calls; see gdn2.ops)";
-  m.def("forward", &forward);
-  m.def("forward_out", &forward_out);
+  namespace py = pybind11;
+  // The schema's names and default (torch_ops.cpp), so that calls read the same either way.
+  m.def("forward", &forward, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("g"), py::arg("b"), py::arg("w"),
+        py::arg("cu_seqlens"), py::arg("initial_state"), py::arg("scale"), py::arg("output_final_state"),
+        py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0);
+  m.def("forward_out", &forward_out, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("g"), py::arg("b"),
+        py::arg("w"), py::arg("cu_seqlens"), py::arg("initial_state"), py::arg("output"), py::arg("final_state"),
+        py::arg("scale"), py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0);
 }

@@ -10,6 +10,7 @@
 // torch.compile can trace the ops; without validate nothing here synchronises, so CUDA graphs
 // capture them.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <tuple>
@@ -78,7 +79,7 @@ void run_forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                  const at::Tensor& g, const at::Tensor& b, const at::Tensor& w,
                  const at::Tensor& cu_seqlens, const std::optional<at::Tensor>& initial_state,
                  const at::Tensor& output, const std::optional<at::Tensor>& final_state,
-                 double scale, bool validate) {
+                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen) {
   gdn2::ForwardArgs args;
   args.q = to_view(q);
   args.k = to_view(k);
@@ -91,6 +92,10 @@ void run_forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
   args.output = to_view(output, /*written=*/true);
   args.final_state = to_view(final_state, /*written=*/true);
   args.scale = static_cast<float>(scale);
+  // Out-of-range values reach the contract as they are (it names the argument).
+  args.algorithm = static_cast<gdn2::Algorithm>(
+      algorithm >= INT32_MIN && algorithm <= INT32_MAX ? static_cast<int32_t>(algorithm) : INT32_MIN);
+  args.max_seqlen = max_seqlen;
 
   if (!q.is_cuda()) {
     // Reached through the CPU dispatch key (or with q on the host): the contract names the
@@ -129,15 +134,16 @@ void forward_out(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                  const at::Tensor& g, const at::Tensor& b, const at::Tensor& w,
                  const at::Tensor& cu_seqlens, const std::optional<at::Tensor>& initial_state,
                  const at::Tensor& output, const std::optional<at::Tensor>& final_state,
-                 double scale, bool validate) {
-  run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate);
+                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen) {
+  run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm,
+              max_seqlen);
 }
 
 std::tuple<at::Tensor, at::Tensor> forward(
     const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& g,
     const at::Tensor& b, const at::Tensor& w, const at::Tensor& cu_seqlens,
     const std::optional<at::Tensor>& initial_state, double scale, bool output_final_state,
-    bool validate) {
+    bool validate, int64_t algorithm, int64_t max_seqlen) {
   // Outputs live on q's device. Where q or v has the wrong rank the output is an empty
   // placeholder: check_forward then reports the input, not a shape error from here.
   const auto bf16 = q.options().dtype(at::kBFloat16);
@@ -156,7 +162,8 @@ std::tuple<at::Tensor, at::Tensor> forward(
   } else {
     final_state_result = at::empty({0}, f32);
   }
-  run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate);
+  run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm,
+              max_seqlen);
   return {output, final_state_result};
 }
 
@@ -227,12 +234,12 @@ TORCH_LIBRARY(gdn2, m) {
   m.set_python_module("gdn2.ops");
   m.def(
       "forward(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, Tensor cu_seqlens, "
-      "Tensor? initial_state, float scale, bool output_final_state, bool validate) "
-      "-> (Tensor, Tensor)");
+      "Tensor? initial_state, float scale, bool output_final_state, bool validate, "
+      "int algorithm=0, int max_seqlen=0) -> (Tensor, Tensor)");
   m.def(
       "forward_out(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "
       "Tensor cu_seqlens, Tensor? initial_state, Tensor(a!) output, Tensor(b!)? final_state, "
-      "float scale, bool validate) -> ()");
+      "float scale, bool validate, int algorithm=0, int max_seqlen=0) -> ()");
   m.def(
       "reference_tokenwise(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "
       "Tensor cu_seqlens, Tensor? initial_state, float scale) -> (Tensor, Tensor)");

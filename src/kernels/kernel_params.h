@@ -162,6 +162,18 @@ struct StatePassParams {
   TensorMap v_map, w_map;
 };
 
+// The recurrent path (recurrent.cu): the value side, outputs and sequences as for phase 2 (its
+// factor-block, fault-word, ready-word and order fields and the tensor maps are not used), and the
+// raw key-side inputs.
+struct RecurrentParams {
+  StatePassParams value;
+  int64_t sms = 0;              // the device's multiprocessor count (the grid's bound)
+  const uint16_t* q = nullptr;  // bf16 [T, Hq, K]
+  const uint16_t* k = nullptr;
+  const uint16_t* b = nullptr;
+  const float* g = nullptr;     // fp32 [T, Hq, K]
+};
+
 // Value checks for validate=True: sets bits of *flags (see ValueFlag).
 struct ValidateParams {
   Sequences seq;
@@ -184,6 +196,10 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_state_pass_v128(const StatePassParams& p, Stream stream);
+// The recurrent path: one launch, no workspace (recurrent.cu). Its work items are (sequence, value
+// head, slice of V / kRecurrentSlices channels); kRecurrentCtasPerSm of its CTAs fit on an SM.
+inline constexpr int kRecurrentSlices = 8, kRecurrentCtasPerSm = 2;
+int launch_recurrent(const RecurrentParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE

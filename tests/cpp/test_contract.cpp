@@ -111,6 +111,9 @@ const BadCase kBadCases[] = {
     {"final_state overlaps output", "final_state", [](ForwardArgs& a) { a.final_state.data = a.output.data; }},
     {"scale NaN", "scale", [](ForwardArgs& a) { a.scale = NAN; }},
     {"scale Inf", "scale", [](ForwardArgs& a) { a.scale = INFINITY; }},
+    {"algorithm 3", "algorithm", [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(3); }},
+    {"algorithm -1", "algorithm", [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(-1); }},
+    {"max_seqlen -1", "max_seqlen", [](ForwardArgs& a) { a.max_seqlen = -1; }},
     {"missing q", "q", [](ForwardArgs& a) { a.q = TensorView{}; }},
     {"missing output", "output", [](ForwardArgs& a) { a.output = TensorView{}; }},
     {"missing cu_seqlens", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = TensorView{}; }},
@@ -149,14 +152,17 @@ TEST(Contract, AtLeastFortyDistinctBadInputs) { EXPECT_GE(std::size(kBadCases), 
 // A valid call passes every metadata rule; what remains is the device check, which on a machine
 // without a Hopper GPU refuses with kUnsupportedDevice (never kInvalidArgument).
 TEST(Contract, ValidArgumentsPassMetadataChecks) {
+  using gdn2::Algorithm;
   for (bool with_initial : {false, true})
-    for (bool with_final : {false, true}) {
-      ForwardArgs a = valid_args();
-      if (!with_initial) a.initial_state = TensorView{};
-      if (!with_final) a.final_state = TensorView{};
-      const gdn2::Status s = gdn2::check_forward(a);
-      EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
-    }
+    for (bool with_final : {false, true})
+      for (Algorithm algorithm : {Algorithm::kAuto, Algorithm::kChunked, Algorithm::kRecurrent}) {
+        ForwardArgs a = valid_args();
+        if (!with_initial) a.initial_state = TensorView{};
+        if (!with_final) a.final_state = TensorView{};
+        a.algorithm = algorithm;
+        const gdn2::Status s = gdn2::check_forward(a);
+        EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
+      }
 }
 
 TEST(Contract, Int64OffsetsAndGvaRatiosAccepted) {

@@ -2,9 +2,11 @@
 // kernel variant on small problems (the sanitizers are ~100x slower), through the public C++ API
 // and the CUDA runtime only.
 //
-//   chunk_factors (phase 1)            every case
+//   chunk_factors (phase 1)            every case of the chunked path
 //   state_pass v32 / v64 / v128        chosen by N * Hv against the SM count (src/launch.cu); each
 //                                      with all four state modes (initial_state and final_state on/off)
+//   recurrent                          the recurrent path (forced, or chosen by kAuto), all four
+//                                      state modes, and its own fault path for cu_seqlens
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
 //   out-of-contract inputs without validate (validate_values must refuse each of them):
@@ -64,6 +66,9 @@ struct Case {
   int Hq = 0, Hv = 0;
   bool h0 = false, ht = false, cu64 = false, validate = false;
   Fault fault = Fault::kNone;
+  // The chunked cases force kChunked (kAuto would send the smallest to the recurrent path).
+  gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
+  bool recurrent() const { return algorithm != gdn2::Algorithm::kChunked; }  // kAuto: only where it picks it
   int64_t N() const { return int64_t(cu.size()) - 1; }
 };
 
@@ -87,6 +92,11 @@ Case make_case(const char* name, std::vector<int64_t> cu, int Hq, int Hv, bool h
   c.T = T >= 0 ? T : cu.back();
   c.cu = std::move(cu);
   c.Hq = Hq, c.Hv = Hv, c.h0 = h0, c.ht = ht, c.cu64 = cu64, c.validate = validate, c.fault = fault;
+  return c;
+}
+
+Case recurrent_case(Case c, gdn2::Algorithm algorithm = gdn2::Algorithm::kRecurrent) {
+  c.algorithm = algorithm;
   return c;
 }
 
@@ -147,6 +157,34 @@ std::vector<Case> the_matrix() {
   m.push_back(make_case("fault-g", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay));
   // Non-finite / huge values in sequence 0, key head 0 and value head 0 only: b, q, v, w.
   m.push_back(make_case("fault-values", {0, 65, 128}, 2, 4, true, true, true, true, Fault::kValues));
+
+  // The recurrent path: kAuto's choice on one sequence of 32 tokens and on 32 one-token sequences
+  // (src/launch.cu),
+  // forced on longer and mixed sequences, tails and GVA 2/3/4; and its own faults.
+  using gdn2::Algorithm;
+  m.push_back(recurrent_case(make_case("rec-auto-mha-T32", {0, 32}, 16, 16, false, false, false), Algorithm::kAuto));
+  m.push_back(recurrent_case(make_case("rec-auto-gva2-1x32", offsets_of(std::vector<int64_t>(32, 1)), 2, 4, false,
+                                       true, true), Algorithm::kAuto));
+  m.push_back(recurrent_case(make_case("rec-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
+                                       /*validate=*/true)));
+  m.push_back(recurrent_case(make_case("rec-mha-rand20", offsets_of(random_lengths(20, 1, 150, 108)), 2, 2, true,
+                                       false, true)));
+  m.push_back(recurrent_case(make_case("rec-gva4-T200", {0, 200}, 1, 4, false, false, false)));
+  m.push_back(recurrent_case(make_case("fault-cu-rec", {0, 40, 30, 120, 100}, 2, 4, true, true, false, true,
+                                       Fault::kCuSeqlens, /*T=*/200)));
+  {
+    std::vector<int64_t> cu(21);
+    for (int i = 0; i <= 20; ++i) cu[i] = 30 * i;
+    cu[0] = -5;
+    cu[3] = std::numeric_limits<int64_t>::max();
+    cu[4] = std::numeric_limits<int64_t>::min();
+    cu[20] = 590;
+    m.push_back(recurrent_case(make_case("fault-cu-extreme-rec", cu, 2, 4, true, true, true, true,
+                                         Fault::kCuSeqlens, /*T=*/600)));
+  }
+  m.push_back(recurrent_case(make_case("fault-g-rec", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));
+  m.push_back(recurrent_case(make_case("fault-values-rec", {0, 65, 128}, 2, 4, true, true, true, true,
+                                       Fault::kValues)));
   return m;
 }
 
@@ -327,6 +365,7 @@ bool setup(Runner& r) {
   a.output = gdn2::contiguous_view(r.dout, DType::kBFloat16, dev, 3, value_shape);
   if (c.ht) a.final_state = gdn2::contiguous_view(r.dht, DType::kFloat32, dev, 4, state_shape);
   a.scale = 1.f / std::sqrt(float(K));
+  a.algorithm = c.algorithm;
   a.workspace = r.dws;
   a.workspace_bytes = ws_bytes;
   return true;
@@ -542,23 +581,24 @@ int main(int argc, char** argv) {
   }
   std::printf("device %d: sm_%d%d, %d SMs; state_pass v32 when N * Hv * 4 <= %d, else v64 when N * Hv * 2 <= %d, "
               "else v128\n", dev, major, minor, sms, sms, sms);
-  static const int kWidths[3] = {32, 64, 128};
+  static const char* kVariants[4] = {"state_pass v32", "state_pass v64", "state_pass v128", "recurrent"};
 
   // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
-  bool covered[3][4] = {}, cu32 = false, cu64 = false, validated = false;
+  bool covered[4][4] = {}, cu32 = false, cu64 = false, validated = false;
   int failures = 0, ran = 0;
   for (size_t i = 0; i < matrix.size(); ++i) {
     const Case& c = matrix[i];
     if (!only.empty() && !in_list(only, c.name)) continue;
     if (!skip.empty() && in_list(skip, c.name)) continue;
     const int64_t heads = c.N() * c.Hv;
-    const int variant = heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
+    const int variant = c.recurrent() ? 3 : heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
     const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // src/launch.cu
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
     const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
-    std::printf("case %-24s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s state_pass v%d%s%s%s%s\n",
+    std::printf("case %-26s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s %s%s%s%s%s%s\n",
                 c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
-                c.cu64 ? "int64" : "int32", kWidths[variant], ordered ? " ordered" : "",
+                c.cu64 ? "int64" : "int32", kVariants[variant],
+                c.algorithm == gdn2::Algorithm::kAuto ? " (auto)" : "", ordered ? " ordered" : "",
                 overlapped ? " overlapped" : "", c.validate ? " validate" : "",
                 c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
     std::fflush(stdout);
@@ -580,10 +620,9 @@ int main(int argc, char** argv) {
 
   if (only.empty() && skip.empty()) {  // the full matrix must cover every variant
     std::printf("coverage (passing in-contract cases):\n");
-    for (int w = 0; w < 3; ++w)
+    for (int w = 0; w < 4; ++w)
       for (int m = 0; m < 4; ++m) {
-        std::printf("  state_pass v%-3d %-9s %s\n", kWidths[w], mode_name(m & 2, m & 1),
-                    covered[w][m] ? "yes" : "NO");
+        std::printf("  %-16s %-9s %s\n", kVariants[w], mode_name(m & 2, m & 1), covered[w][m] ? "yes" : "NO");
         failures += !covered[w][m];
       }
     std::printf("  cu_seqlens int32 %s, int64 %s, validate_values %s\n", cu32 ? "yes" : "NO",

@@ -1,5 +1,9 @@
 """GPU tests of gdn2.chunk_gdn2 against the fp64 tokenwise reference (issue 2, deliverable 4).
 
+The case matrix runs the chunked path (algorithm="chunked": "auto" would send its smallest cases to
+the recurrent path) and, on its short and mixed cases, the recurrent path; "auto" runs in the
+canonical rows, the API tests and its own routing tests.
+
 Every case checks, besides the error against the reference (norm-relative, NaN/Inf never pass):
 outputs poisoned with NaN are fully written, redzones around output and final state are intact,
 caller buffers are used in place, inputs are unchanged, a second call is bitwise equal, and a
@@ -63,6 +67,9 @@ def call(inp, **kwargs):
                            **kwargs)
 
 
+ALGORITHMS = ["chunked", "recurrent"]
+
+
 def reference(inp):
     return gdn2.reference_tokenwise(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
                                     cu_seqlens=inp["cu_seqlens"],
@@ -83,7 +90,7 @@ def check_against_reference(inp, o, ht, what=""):
 
 
 def run_case(lengths, hq, hv, *, initial, final, kind="model", decay=None, b_value=None, seed=0,
-             cu_dtype=torch.int32):
+             cu_dtype=torch.int32, algorithm="chunked"):
     inp = make_inputs(lengths, hq, hv, kind=kind, initial_state=initial, decay=decay,
                       b_value=b_value, seed=seed, device="cuda", cu_dtype=cu_dtype,
                       gen_device="cuda")
@@ -93,7 +100,7 @@ def run_case(lengths, hq, hv, *, initial, final, kind="model", decay=None, b_val
     # 1. caller-provided, NaN-poisoned outputs inside redzones
     out = Guarded((T, hv, D), torch.bfloat16)
     ht = Guarded((N, hv, D, D), torch.float32) if final else None
-    result = call(inp, output=out.view, final_state=None if ht is None else ht.view)
+    result = call(inp, output=out.view, final_state=None if ht is None else ht.view, algorithm=algorithm)
     if final:
         assert isinstance(result, tuple) and result[0] is out.view and result[1] is ht.view
     else:
@@ -106,14 +113,14 @@ def run_case(lengths, hq, hv, *, initial, final, kind="model", decay=None, b_val
         assert ht.redzones_intact(), "write outside final_state"
 
     # 2. a second call (allocating path) is bitwise equal
-    again = as_tuple(call(inp, output_final_state=final))
+    again = as_tuple(call(inp, output_final_state=final, algorithm=algorithm))
     assert len(again) == (2 if final else 1)
     assert bitwise_equal(again[0], out.view), "second call differs (output)"
     if final:
         assert bitwise_equal(again[1], ht.view), "second call differs (final_state)"
 
     # 3. CUDA-graph replay is bitwise equal to the eager call
-    graph, captured = capture_graph(lambda: call(inp, output_final_state=final))
+    graph, captured = capture_graph(lambda: call(inp, output_final_state=final, algorithm=algorithm))
     captured = as_tuple(captured)
     for t in captured:
         t.fill_(float("nan"))
@@ -154,6 +161,12 @@ def test_lengths(lengths, mode, kind):
     run_case(lengths, 16, 16, initial=mode[0], final=mode[1], kind=kind, seed=1)
 
 
+@pytest.mark.parametrize("mode", STATE_MODES, ids=state_id)
+@pytest.mark.parametrize("lengths", list(LENGTHS.values()), ids=list(LENGTHS))
+def test_recurrent_lengths(lengths, mode):
+    run_case(lengths, 16, 16, initial=mode[0], final=mode[1], seed=1, algorithm="recurrent")
+
+
 HEADS = [(16, 16), (16, 32), (16, 48), (16, 64), (4, 12), (1, 1), (2, 6)]
 
 
@@ -161,6 +174,11 @@ HEADS = [(16, 16), (16, 32), (16, 48), (16, 64), (4, 12), (1, 1), (2, 6)]
 @pytest.mark.parametrize("hq,hv", HEADS, ids=[f"hq{a}-hv{b}" for a, b in HEADS])
 def test_heads(hq, hv, mode):
     run_case((130, 63, 1), hq, hv, initial=mode[0], final=mode[1], kind="model", seed=2)
+
+
+@pytest.mark.parametrize("hq,hv", HEADS, ids=[f"hq{a}-hv{b}" for a, b in HEADS])
+def test_recurrent_heads(hq, hv):
+    run_case((130, 63, 1), hq, hv, initial=True, final=True, kind="model", seed=2, algorithm="recurrent")
 
 
 @pytest.mark.parametrize("hv", [32, 48, 64])
@@ -201,6 +219,11 @@ def test_decays(decay, kind, lengths):
     run_case(lengths, 16, 16, initial=True, final=True, kind=kind, decay=decay, seed=4)
 
 
+@pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
+def test_recurrent_decays(decay):
+    run_case((65, 63, 1), 16, 16, initial=True, final=True, decay=decay, seed=4, algorithm="recurrent")
+
+
 @pytest.mark.parametrize("decay", [("uniform", -50.0), ("const", -1000.0), None],
                          ids=["u50", "c1000", "model"])
 def test_decays_long(decay):
@@ -214,22 +237,28 @@ def test_erase_gate_extremes(b_value, kind, lengths):
     run_case(lengths, 16, 16, initial=True, final=True, kind=kind, b_value=b_value, seed=6)
 
 
+@pytest.mark.parametrize("b_value", [0.0, 1.0], ids=["b0", "b1"])
+def test_recurrent_erase_gate_extremes(b_value):
+    run_case((65, 63, 1), 16, 16, initial=True, final=True, b_value=b_value, seed=6, algorithm="recurrent")
+
+
 # Magnitudes far from 1 and far apart: q x 2^-20, and each value channel (v and the initial state's
 # rows) scaled by its own power of two from 2^-24 to 2^24. Value channels evolve independently, so
 # each is checked on its own, against its own norm: a pass that lost the small channels next to
 # the large ones fails here (operands of a narrow range, such as the fp16 ones with one scale per
 # value channel tried in 1c7749e, would if a scale were chosen wrongly: docs/performance.md).
 # T1024 runs the 32-channel pass, T65+63+1 the 64-channel one, 1x40 the 128-channel one
-# (src/launch.cu).
+# (src/launch.cu); and each on the recurrent path.
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("lengths", [(1024,), (65, 63, 1), (1,) * 40], ids=["T1024", "T65+63+1", "1x40"])
-def test_far_magnitudes_per_value_channel(lengths):
+def test_far_magnitudes_per_value_channel(lengths, algorithm):
     inp = make_inputs(lengths, 16, 16, kind="model", initial_state=True, seed=12, device="cuda",
                       gen_device="cuda")
     channel = torch.pow(2.0, torch.arange(D, device="cuda").remainder(49).float() - 24.0)  # 2^-24 .. 2^24
     inp["q"] = (inp["q"].float() * 2.0 ** -20).to(torch.bfloat16)
     inp["v"] = (inp["v"].float() * channel).to(torch.bfloat16)
     inp["initial_state"] = inp["initial_state"] * channel[:, None]
-    o, ht = call(inp, output_final_state=True)
+    o, ht = call(inp, output_final_state=True, algorithm=algorithm)
     ref_o, ref_ht = reference(inp)
     for c in range(D):
         err_o = norm_rel_error(o[..., c], ref_o[..., c])
@@ -317,6 +346,60 @@ def test_validate_accepts_valid_input():
     assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
 
 
+# kAuto's choices on the H200's 132 SMs (src/launch.cu, runs_recurrent; None: no max_seqlen hint),
+# each checked bitwise against the same call with that algorithm forced. On a GPU with another SM
+# count the estimates move, so there the test only checks that auto equals one of the two.
+AUTO = [((64,), 16, 16, None, "recurrent"), ((1,) * 32, 2, 4, None, "recurrent"),
+        ((40, 1, 1), 4, 8, None, "recurrent"), ((64,), 16, 32, None, "chunked"),
+        ((65,), 16, 16, None, "chunked"), ((96,), 16, 16, 96, "chunked"),
+        ((4,) * 20, 4, 8, None, "chunked"), ((4,) * 20, 4, 8, 4, "recurrent"),
+        ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "chunked")]
+
+
+@pytest.mark.parametrize("lengths,hq,hv,max_seqlen,expected", AUTO,
+                         ids=[f"T{sum(a)}-N{len(a)}-hv{c}-max{d}" for a, _, c, d, _ in AUTO])
+def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
+    inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, seed=13, device="cuda",
+                      gen_device="cuda")
+    auto = call(inp, output_final_state=True, max_seqlen=max_seqlen)
+    if torch.cuda.get_device_properties(0).multi_processor_count != 132:
+        rec = call(inp, output_final_state=True, algorithm="recurrent")
+        expected = "recurrent" if bitwise_equal(auto[0], rec[0]) else "chunked"
+    forced = call(inp, output_final_state=True, algorithm=expected)
+    other = call(inp, output_final_state=True,
+                 algorithm="chunked" if expected == "recurrent" else "recurrent")
+    assert bitwise_equal(auto[0], forced[0]) and bitwise_equal(auto[1], forced[1])
+    assert not bitwise_equal(auto[0], other[0]), "the two algorithms should round differently"
+    check_against_reference(inp, auto[0], auto[1])
+
+
+def test_max_seqlen_hint_never_changes_results():
+    """A hint below the true longest length sends a long sequence to the recurrent path: slower,
+    still right (and bitwise what forcing that path gives)."""
+    inp = make_inputs((200, 3, 5), 4, 8, kind="model", initial_state=True, seed=14, device="cuda",
+                      gen_device="cuda")
+    wrong_hint = call(inp, output_final_state=True, max_seqlen=2)
+    forced = call(inp, output_final_state=True, algorithm="recurrent")
+    assert bitwise_equal(wrong_hint[0], forced[0]) and bitwise_equal(wrong_hint[1], forced[1])
+    check_against_reference(inp, wrong_hint[0], wrong_hint[1])
+    with pytest.raises(ValueError, match="max_seqlen"):
+        call(inp, max_seqlen=-3)
+
+
+def test_algorithm_argument():
+    inp = small_inputs()
+    with pytest.raises(ValueError, match="algorithm"):
+        call(inp, algorithm="fast")
+    with pytest.raises(ValueError, match="algorithm"):
+        call(inp, algorithm=2)
+    args = [inp[name] for name in ("q", "k", "v", "g", "b", "w", "cu_seqlens", "initial_state")]
+    with pytest.raises(ValueError, match="algorithm: expected kAuto"):  # the contract, through the op
+        torch.ops.gdn2.forward.default(*args, D ** -0.5, True, False, 7)
+    a = torch.ops.gdn2.forward.default(*args, D ** -0.5, True, False, 2)
+    b = call(inp, output_final_state=True, algorithm="recurrent")
+    assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
+
+
 def test_state_carry_across_a_split():
     """Final state fed back as the initial state of the rest equals one call over everything."""
     lengths = (300, 1000, 77)
@@ -371,6 +454,14 @@ def test_torch_compile_fullgraph():
     eager_o, eager_h = f(*args)
     compiled_o, compiled_h = torch.compile(f, fullgraph=True)(*args)
     assert bitwise_equal(compiled_o, eager_o) and bitwise_equal(compiled_h, eager_h)
+
+    def f_rec(q, k, v, g, b, w, cu_seqlens, h0):
+        return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
+                               output_final_state=True, algorithm="recurrent")
+
+    eager_r = f_rec(*args)
+    compiled_r = torch.compile(f_rec, fullgraph=True)(*args)
+    assert bitwise_equal(compiled_r[0], eager_r[0]) and bitwise_equal(compiled_r[1], eager_r[1])
 
     out = torch.full((201, 8, D), float("nan"), dtype=torch.bfloat16, device="cuda")
     ht = torch.full((3, 8, D, D), float("nan"), dtype=torch.float32, device="cuda")

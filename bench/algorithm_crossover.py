@@ -1,0 +1,114 @@
+"""Where the recurrent path beats the chunked one: GPU time (CUDA-graph replay) of both algorithms,
+forced, on small and short-sequence problems, and which one "auto" picks (src/launch.cu).
+
+    PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR]
+
+Writes DIR/crossover.json and DIR/crossover.md (default: bench/results/<date>-<gpu>-crossover).
+"auto" is read twice: without a max_seqlen hint (kAuto then assumes the longest sequence is
+T - N + 1 tokens) and with max_seqlen = the longest sequence's length.
+Inputs: the benchmark's model-like inputs (gdn2.testing.make_inputs), final state on, an initial
+state only for the shapes named -h0. Which algorithm auto ran is read from the bitwise equality
+of its results with each forced call's.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import default_out_dir, graph_time_ms, metadata  # noqa: E402
+
+# (name, lengths, Hq, Hv); a name ending in -h0 runs with an initial state
+SHAPES = (
+    [(f"1x{t}-hv16", (t,), 16, 16) for t in (1, 16, 32, 64, 96, 128, 192, 256)]
+    + [("1x16-hq1-hv1", (16,), 1, 1), ("1x64-hv32", (64,), 16, 32), ("1x64-hv64", (64,), 16, 64),
+       ("1x128-hv32", (128,), 16, 32)]
+    + [(f"{n}x1-hv16", (1,) * n, 16, 16) for n in (8, 32, 128, 512)]
+    + [(f"{n}x1-hv32", (1,) * n, 16, 32) for n in (32, 128)]
+    + [(f"{n}x4-hv16", (4,) * n, 16, 16) for n in (16, 64, 256)]
+    + [(f"{n}x16-hv16", (16,) * n, 16, 16) for n in (4, 16, 64)]
+    + [(f"{n}x64-hv16", (64,) * n, 16, 16) for n in (2, 8, 32)]
+    + [("1x48-hv16", (48,), 16, 16), ("1x32-hv64", (32,), 16, 64), ("32x1-hv64", (1,) * 32, 16, 64),
+       ("128x1-hv64", (1,) * 128, 16, 64), ("2048x1-hv16", (1,) * 2048, 16, 16),
+       ("64x8-hv16", (8,) * 64, 16, 16), ("64x8-hv32", (8,) * 64, 16, 32)]
+    + [("1x64-hv16-h0", (64,), 16, 16), ("128x1-hv16-h0", (1,) * 128, 16, 16),
+       ("64x4-hv16-h0", (4,) * 64, 16, 16), ("128x1-hv32-h0", (1,) * 128, 16, 32)]
+)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default="")
+    p.add_argument("--replays", type=int, default=30)
+    p.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
+    p.add_argument("--algorithms", default="chunked,recurrent", help="which ones to time")
+    args = p.parse_args()
+    import torch
+    import gdn2
+    from gdn2 import testing
+
+    rows = []
+    with torch.inference_mode():
+        wanted = [x for x in args.shapes.split(",") if x]
+        timed = [x for x in args.algorithms.split(",") if x]
+        for name, lengths, hq, hv in SHAPES:
+            if wanted and name not in wanted:
+                continue
+            inp = testing.make_inputs(lengths, hq, hv, kind="model", initial_state=name.endswith("-h0"),
+                                      seed=21, device="cuda", gen_device="cuda")
+            q, k, v, g, b, w = (inp[n] for n in "qkvgbw")
+
+            def call(algorithm, max_seqlen=None):
+                return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=inp["cu_seqlens"],
+                                       initial_state=inp["initial_state"], output_final_state=True,
+                                       algorithm=algorithm, max_seqlen=max_seqlen)
+
+            out = {a: call(a) for a in ("auto", "chunked", "recurrent")}
+            out["auto_hint"] = call("auto", max(lengths))
+            torch.cuda.synchronize()
+
+            def pick(key):
+                picks = [a for a in ("chunked", "recurrent")
+                         if all(torch.equal(x.view(torch.uint8), y.view(torch.uint8))
+                                for x, y in zip(out[key], out[a]))]
+                return picks[0] if len(picks) == 1 else "?"
+            rec = {"name": name, "T": sum(lengths), "N": len(lengths), "Hq": hq, "Hv": hv,
+                   "max_seqlen": max(lengths), "auto": pick("auto"), "auto_hint": pick("auto_hint")}
+            for a in ("chunked", "recurrent"):
+                if a not in timed:
+                    rec[f"{a}_us"] = float("nan")
+                    continue
+                calls = 20 if sum(lengths) * hv <= 1 << 14 else 4
+                rec[f"{a}_us"] = 1e3 * statistics.median(
+                    graph_time_ms(torch, lambda a=a: call(a), calls, args.replays))
+            rec["best"] = ("recurrent" if rec["recurrent_us"] < rec["chunked_us"] else "chunked"
+                           if len(timed) == 2 else "-")
+            print(f"{name:16s} T={rec['T']:5d} N={rec['N']:4d} Hv={hv:3d}  chunked "
+                  f"{rec['chunked_us']:8.1f} us  recurrent {rec['recurrent_us']:8.1f} us  "
+                  f"best {rec['best']:9s} auto {rec['auto']} (with max_seqlen {rec['auto_hint']})",
+                  flush=True)
+            rows.append(rec)
+
+    out_dir = args.out or f"{default_out_dir(torch)}-crossover"
+    os.makedirs(out_dir, exist_ok=True)
+    meta = metadata(torch, gdn2, 0.0, "not run")
+    del meta["copy_bandwidth_tb_s"], meta["fla_import_error"]
+    with open(os.path.join(out_dir, "crossover.json"), "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    lines = ["| shape | T | N | Hq | Hv | chunked graph (us) | recurrent graph (us) | faster | auto picks "
+             "| auto with max_seqlen picks |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['name']} | {r['T']} | {r['N']} | {r['Hq']} | {r['Hv']} | "
+                     f"{r['chunked_us']:.1f} | {r['recurrent_us']:.1f} | {r['best']} | {r['auto']} "
+                     f"| {r['auto_hint']} |")
+    with open(os.path.join(out_dir, "crossover.md"), "w") as f:
+        f.write(f"# chunked vs recurrent, GPU time per call\n\n{meta}\n\n" + "\n".join(lines) + "\n")
+    print(f"wrote {out_dir}/crossover.json and crossover.md")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
