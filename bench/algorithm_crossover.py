@@ -1,5 +1,5 @@
-"""Where the recurrent path beats the chunked one: GPU time (CUDA-graph replay) of both algorithms,
-forced, on small and short-sequence problems, and which one "auto" picks (src/launch.cu).
+"""Where each algorithm wins: GPU time (CUDA-graph replay) of the chunked, recurrent and fused
+algorithms, forced, on small and short-sequence problems, and which one "auto" picks (src/launch.cu).
 
     PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR]
 
@@ -20,6 +20,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import default_out_dir, graph_time_ms, metadata  # noqa: E402
 
+ALGORITHMS = ("chunked", "recurrent", "fused")
+
 # (name, lengths, Hq, Hv); a name ending in -h0 runs with an initial state
 SHAPES = (
     [(f"1x{t}-hv16", (t,), 16, 16) for t in (1, 16, 32, 64, 96, 128, 192, 256)]
@@ -35,6 +37,8 @@ SHAPES = (
        ("64x8-hv16", (8,) * 64, 16, 16), ("64x8-hv32", (8,) * 64, 16, 32)]
     + [("1x64-hv16-h0", (64,), 16, 16), ("128x1-hv16-h0", (1,) * 128, 16, 16),
        ("64x4-hv16-h0", (4,) * 64, 16, 16), ("128x1-hv32-h0", (1,) * 128, 16, 32)]
+    + [("64x32-hv16", (32,) * 64, 16, 16), ("16x128-hv16", (128,) * 16, 16, 16), ("8x256-hv16", (256,) * 8, 16, 16),
+       ("2x512-hv16", (512,) * 2, 16, 16), ("1x96-hv64", (96,), 16, 64), ("1x32-hv16-h0", (32,), 16, 16)]
 )
 
 
@@ -43,7 +47,7 @@ def main():
     p.add_argument("--out", default="")
     p.add_argument("--replays", type=int, default=30)
     p.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
-    p.add_argument("--algorithms", default="chunked,recurrent", help="which ones to time")
+    p.add_argument("--algorithms", default=",".join(ALGORITHMS), help="which ones to time")
     args = p.parse_args()
     import torch
     import gdn2
@@ -65,28 +69,27 @@ def main():
                                        initial_state=inp["initial_state"], output_final_state=True,
                                        algorithm=algorithm, max_seqlen=max_seqlen)
 
-            out = {a: call(a) for a in ("auto", "chunked", "recurrent")}
+            out = {a: call(a) for a in ("auto",) + ALGORITHMS}
             out["auto_hint"] = call("auto", max(lengths))
             torch.cuda.synchronize()
 
             def pick(key):
-                picks = [a for a in ("chunked", "recurrent")
+                picks = [a for a in ALGORITHMS
                          if all(torch.equal(x.view(torch.uint8), y.view(torch.uint8))
                                 for x, y in zip(out[key], out[a]))]
                 return picks[0] if len(picks) == 1 else "?"
             rec = {"name": name, "T": sum(lengths), "N": len(lengths), "Hq": hq, "Hv": hv,
                    "max_seqlen": max(lengths), "auto": pick("auto"), "auto_hint": pick("auto_hint")}
-            for a in ("chunked", "recurrent"):
+            for a in ALGORITHMS:
                 if a not in timed:
                     rec[f"{a}_us"] = float("nan")
                     continue
                 calls = 20 if sum(lengths) * hv <= 1 << 14 else 4
                 rec[f"{a}_us"] = 1e3 * statistics.median(
                     graph_time_ms(torch, lambda a=a: call(a), calls, args.replays))
-            rec["best"] = ("recurrent" if rec["recurrent_us"] < rec["chunked_us"] else "chunked"
-                           if len(timed) == 2 else "-")
-            print(f"{name:16s} T={rec['T']:5d} N={rec['N']:4d} Hv={hv:3d}  chunked "
-                  f"{rec['chunked_us']:8.1f} us  recurrent {rec['recurrent_us']:8.1f} us  "
+            rec["best"] = min(timed, key=lambda a: rec[f"{a}_us"]) if len(timed) == len(ALGORITHMS) else "-"
+            times = "  ".join(f"{a} {rec[f'{a}_us']:8.1f} us" for a in ALGORITHMS)
+            print(f"{name:16s} T={rec['T']:5d} N={rec['N']:4d} Hv={hv:3d}  {times}  "
                   f"best {rec['best']:9s} auto {rec['auto']} (with max_seqlen {rec['auto_hint']})",
                   flush=True)
             rows.append(rec)
@@ -97,15 +100,15 @@ def main():
     del meta["copy_bandwidth_tb_s"], meta["fla_import_error"]
     with open(os.path.join(out_dir, "crossover.json"), "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1)
-    lines = ["| shape | T | N | Hq | Hv | chunked graph (us) | recurrent graph (us) | faster | auto picks "
-             "| auto with max_seqlen picks |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| shape | T | N | Hq | Hv | " + " | ".join(f"{a} graph (us)" for a in ALGORITHMS)
+             + " | fastest | auto picks | auto with max_seqlen picks |",
+             "|---|---|---|---|---|" + "---|" * (len(ALGORITHMS) + 3)]
     for r in rows:
         lines.append(f"| {r['name']} | {r['T']} | {r['N']} | {r['Hq']} | {r['Hv']} | "
-                     f"{r['chunked_us']:.1f} | {r['recurrent_us']:.1f} | {r['best']} | {r['auto']} "
-                     f"| {r['auto_hint']} |")
+                     + " | ".join(f"{r[f'{a}_us']:.1f}" for a in ALGORITHMS)
+                     + f" | {r['best']} | {r['auto']} | {r['auto_hint']} |")
     with open(os.path.join(out_dir, "crossover.md"), "w") as f:
-        f.write(f"# chunked vs recurrent, GPU time per call\n\n{meta}\n\n" + "\n".join(lines) + "\n")
+        f.write(f"# {', '.join(ALGORITHMS)}: GPU time per call\n\n{meta}\n\n" + "\n".join(lines) + "\n")
     print(f"wrote {out_dir}/crossover.json and crossover.md")
     return 0
 

@@ -10,7 +10,7 @@ The log must come from a clean build (ptxas reports only what it compiles)."""
 import re
 import sys
 
-KERNELS = ("chunk_factors_kernel", "state_pass_kernel", "validate_values_kernel", "recurrent_kernel")
+KERNELS = ("chunk_factors_kernel", "state_pass_kernel", "validate_values_kernel", "recurrent_kernel", "fused_kernel")
 
 
 def main(path: str) -> int:

@@ -1,5 +1,6 @@
 // The contract of gdn2::forward: every metadata rule and its error message, in one place.
 // Used by the C++ API and (through it) by the PyTorch op; nothing here touches device memory.
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -229,8 +230,9 @@ Status check_forward(const ForwardArgs& a) {
   }
   if (!std::isfinite(a.scale))
     return fail(StatusCode::kInvalidArgument, "scale: expected a finite value, got %g", (double)a.scale);
-  if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent)
-    return fail(StatusCode::kInvalidArgument, "algorithm: expected kAuto (0), kChunked (1) or kRecurrent (2), got %d",
+  if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent &&
+      a.algorithm != Algorithm::kFused)
+    return fail(StatusCode::kInvalidArgument, "algorithm: expected kAuto (0), kChunked (1), kRecurrent (2) or kFused (3), got %d",
                 int(a.algorithm));
   if (a.max_seqlen < 0)
     return fail(StatusCode::kInvalidArgument, "max_seqlen: expected 0 (unknown) or a length >= 1, got %lld",
@@ -267,6 +269,36 @@ Status check_forward(const ForwardArgs& a) {
       return fail(StatusCode::kInvalidArgument, "workspace: overlaps '%s' in memory", o.name);
 
   return check_device(dev);
+}
+
+// kAuto's choice (docs/design.md, "Three algorithms"), from sizes alone (no read of cu_seqlens):
+// the algorithm with the smallest estimated GPU time, for sequences of at most 64 tokens (past
+// that the chunked path is taken). The longest sequence L is at most T - N + 1 (every sequence
+// has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted to the
+// crossover measured on the lent H200 (docs/performance.md, "The fused path"):
+//   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
+//     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
+//     per round;
+//   fused: its N Hv kFusedSlices CTAs, one per SM at a time, each a chain of ceil(L / 16) blocks:
+//     1 + rounds x (5 + 1.9 ceil(L / 16));
+//   chunked, every sequence one chunk: at least 16 (phase 1's first item, then the pass), else
+//     8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128) on 132 SMs (a phase-1 item per sequence and key
+//     head, a pass CTA per sequence and value head).
+constexpr int64_t kShortMaxLength = 64;
+Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
+  if (a.algorithm != Algorithm::kAuto) return a.algorithm;
+  const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
+  if (longest > kShortMaxLength) return Algorithm::kChunked;
+  const double L = double(longest);
+  auto rounds = [](int64_t items, int64_t slots) { return double((items + slots - 1) / slots); };
+  const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
+  const double recurrent_us = rec_items <= sms ? 3.3 + 0.195 * L
+                                               : 2.0 + rounds(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
+  const double fused_us = 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.9 * double((longest + 15) / 16));
+  const double chunked_us =
+      std::max(16.0, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) * (1.0 + L / 128.0) * 132.0 / double(sms));
+  if (recurrent_us <= fused_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
+  return fused_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
 }
 
 }  // namespace gdn2

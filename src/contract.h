@@ -47,6 +47,11 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   return w;
 }
 
+// The algorithm forward runs: a.algorithm, or for kAuto the one with the smallest estimated GPU
+// time on a device of `sms` multiprocessors, from the sizes and the max_seqlen hint alone (no read
+// of cu_seqlens; src/contract.cpp gives the estimates).
+Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms);
+
 // kOk when `device` is an sm_90 GPU (cached per device; no synchronisation).
 Status check_device(int device);
 

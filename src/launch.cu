@@ -1,7 +1,7 @@
-// Host dispatch: the contract check, the choice of algorithm, and the launches on the caller's
-// stream: the recurrent path's one kernel, or the chunked path's two (chunk_factors, then
-// state_pass) behind one memset where something must start at zero (the ready words of the
-// 32-channel pass, phase 1's work counter). No synchronisation, no allocation.
+// Host dispatch: the contract check, the choice of algorithm (src/contract.cpp), and the launches
+// on the caller's stream: the recurrent or the fused path's one kernel, or the chunked path's two
+// (chunk_factors, then state_pass) behind one memset where something must start at zero (the ready
+// words of the 32-channel pass, phase 1's work counter). No synchronisation, no allocation.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -54,31 +54,8 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   return s;
 }
 
-// kAuto's choice (docs/design.md, "Two algorithms"), from sizes alone (no read of cu_seqlens): the
-// path with the smaller estimated GPU time, for sequences of at most 64 tokens (past that the
-// chunked path wins everywhere measured). The longest sequence L is at most T - N + 1 (every
-// sequence has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted
-// to the crossover measured on the lent H200 (docs/performance.md, "The recurrent path"):
-//   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
-//     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
-//     per round;
-//   chunked, every sequence one chunk: at least 16 (phase 1's first item, then the pass), else
-//     N (0.0625 Hq + 0.055 Hv) on 132 SMs (a phase-1 item per sequence and key head, a pass CTA
-//     per sequence and value head).
-constexpr int64_t kRecurrentMaxLength = 64;
-bool runs_recurrent(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
-  if (a.algorithm != Algorithm::kAuto) return a.algorithm == Algorithm::kRecurrent;
-  const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
-  if (longest > kRecurrentMaxLength) return false;
-  const double L = double(longest);
-  const int64_t items = sh.N * sh.Hv * kernels::kRecurrentSlices;
-  const int64_t slots = kernels::kRecurrentCtasPerSm * sms;
-  const double recurrent_us = items <= sms ? 3.3 + 0.195 * L : 2.0 + double((items + slots - 1) / slots) * (1.3 + 0.27 * L);
-  const double chunked_us = std::max(16.0, double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) * 132.0 / double(sms));
-  return recurrent_us < chunked_us;
-}
-
-Status launch_recurrent(const ForwardArgs& a, const ProblemShape& sh, Stream stream) {
+// The one-launch paths (recurrent.cu, fused.cu): the same parameters, no workspace read.
+Status launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, Stream stream) {
   kernels::RecurrentParams r;
   r.value = value_params(a, sh);
   r.q = static_cast<const uint16_t*>(a.q.data);
@@ -86,7 +63,7 @@ Status launch_recurrent(const ForwardArgs& a, const ProblemShape& sh, Stream str
   r.b = static_cast<const uint16_t*>(a.b.data);
   r.g = static_cast<const float*>(a.g.data);
   r.sms = multiprocessor_count(a.q.device);
-  const int err = kernels::launch_recurrent(r, stream);
+  const int err = fused ? kernels::launch_fused(r, stream) : kernels::launch_recurrent(r, stream);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
 }
 
@@ -139,8 +116,9 @@ Status forward(const ForwardArgs& a, Stream stream) {
   int prev_device = -1;
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
-  if (runs_recurrent(a, sh, multiprocessor_count(a.q.device))) {
-    st = launch_recurrent(a, sh, stream);
+  const Algorithm algorithm = choose_algorithm(a, sh, multiprocessor_count(a.q.device));
+  if (algorithm != Algorithm::kChunked) {
+    st = launch_one_kernel(a, sh, algorithm == Algorithm::kFused, stream);
     if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
     return st;
   }

@@ -37,13 +37,15 @@ TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
 //   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
-// Which algorithm forward runs (README.md, "Two algorithms"). kAuto picks from the sizes (and the
-// max_seqlen hint) alone: kRecurrent where every sequence is short, else kChunked. Both meet the
-// contract's accuracy on every valid input; their results are not bitwise equal to each other.
+// Which algorithm forward runs (README.md, "Three algorithms"). kAuto picks from the sizes (and the
+// max_seqlen hint) alone: kRecurrent or kFused where every sequence is short, else kChunked. All
+// meet the contract's accuracy on every valid input; their results are not bitwise equal to each
+// other.
 enum class Algorithm : int32_t {
   kAuto = 0,
   kChunked = 1,    // phase 1 (key-side factors of 64-token chunks), then the state pass
   kRecurrent = 2,  // the recurrence token by token in one launch (no workspace used)
+  kFused = 3,      // 16-token blocks, key side and value side in one launch (no workspace used)
 };
 
 struct ForwardArgs {

@@ -86,9 +86,24 @@ __device__ __forceinline__ void wgmma_product_ss(float (&acc)[16], const float* 
 template <int kN, int kScaleA>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint64_t b,
                                            uint32_t accumulate) {
-  static_assert(kN == 64 || kN == 128, "phase 2's products are 64 or 128 wide");
+  static_assert(kN == 16 || kN == 32 || kN == 64 || kN == 128, "the products are 16, 32, 64 or 128 wide");
   static_assert(kScaleA == 1 || kScaleA == -1, "wgmma scales A by +1 or -1");
-  if constexpr (kN == 64) {
+  if constexpr (kN == 16) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, p, %14, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate), "n"(kScaleA));
+  } else if constexpr (kN == 32) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p, %22, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate), "n"(kScaleA));
+  } else if constexpr (kN == 64) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "

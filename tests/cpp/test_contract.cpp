@@ -6,9 +6,11 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "contract.h"  // choose_algorithm, ProblemShape (internal)
 #include "gdn2/gdn2.h"
 
 namespace {
@@ -111,7 +113,7 @@ const BadCase kBadCases[] = {
     {"final_state overlaps output", "final_state", [](ForwardArgs& a) { a.final_state.data = a.output.data; }},
     {"scale NaN", "scale", [](ForwardArgs& a) { a.scale = NAN; }},
     {"scale Inf", "scale", [](ForwardArgs& a) { a.scale = INFINITY; }},
-    {"algorithm 3", "algorithm", [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(3); }},
+    {"algorithm 4", "algorithm", [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(4); }},
     {"algorithm -1", "algorithm", [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(-1); }},
     {"max_seqlen -1", "max_seqlen", [](ForwardArgs& a) { a.max_seqlen = -1; }},
     {"missing q", "q", [](ForwardArgs& a) { a.q = TensorView{}; }},
@@ -155,7 +157,7 @@ TEST(Contract, ValidArgumentsPassMetadataChecks) {
   using gdn2::Algorithm;
   for (bool with_initial : {false, true})
     for (bool with_final : {false, true})
-      for (Algorithm algorithm : {Algorithm::kAuto, Algorithm::kChunked, Algorithm::kRecurrent}) {
+      for (Algorithm algorithm : {Algorithm::kAuto, Algorithm::kChunked, Algorithm::kRecurrent, Algorithm::kFused}) {
         ForwardArgs a = valid_args();
         if (!with_initial) a.initial_state = TensorView{};
         if (!with_final) a.final_state = TensorView{};
@@ -188,3 +190,50 @@ TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
 }
 
 }  // namespace
+
+// kAuto's choice (src/contract.cpp, choose_algorithm) on 132 SMs: the same table as the GPU test
+// (tests/python/test_forward_gpu.py, AUTO), which checks it bitwise against the forced algorithms.
+TEST(AutoChoice, PicksTheSmallestEstimate) {
+  using gdn2::Algorithm;
+  struct Choice {
+    std::vector<int64_t> lengths;
+    int64_t hq, hv, hint;
+    Algorithm expected;
+  };
+  const std::vector<int64_t> ones32(32, 1), fours20(20, 4), ones16(16, 1), sixteens8(8, 16);
+  const Choice choices[] = {
+      {{64}, 16, 16, 0, Algorithm::kFused},         {ones32, 2, 4, 0, Algorithm::kRecurrent},
+      {{40, 1, 1}, 4, 8, 0, Algorithm::kFused},     {{64}, 16, 32, 0, Algorithm::kFused},
+      {{65}, 16, 16, 0, Algorithm::kChunked},       {{96}, 16, 16, 96, Algorithm::kChunked},
+      {fours20, 4, 8, 0, Algorithm::kChunked},      {fours20, 4, 8, 4, Algorithm::kRecurrent},
+      {ones16, 4, 16, 0, Algorithm::kRecurrent},    {{100, 37, 64}, 4, 8, 0, Algorithm::kChunked},
+      {sixteens8, 16, 16, 16, Algorithm::kFused},   {{16}, 16, 16, 0, Algorithm::kRecurrent},
+  };
+  for (const Choice& c : choices) {
+    gdn2::ProblemShape sh;
+    sh.N = int64_t(c.lengths.size());
+    for (int64_t n : c.lengths) sh.T += n;
+    sh.Hq = c.hq, sh.Hv = c.hv;
+    ForwardArgs a;
+    a.max_seqlen = c.hint;
+    EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, 132)), int(c.expected))
+        << "N " << sh.N << " T " << sh.T << " Hq " << c.hq << " Hv " << c.hv << " hint " << c.hint;
+    for (Algorithm forced : {Algorithm::kChunked, Algorithm::kRecurrent, Algorithm::kFused}) {
+      a.algorithm = forced;
+      EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, 132)), int(forced));
+    }
+  }
+}
+
+// Past 64 tokens (by the hint or by T - N + 1) kAuto takes the chunked path on any SM count; a
+// wrong hint only moves the choice.
+TEST(AutoChoice, LongSequencesTakeTheChunkedPath) {
+  for (int64_t sms : {1, 78, 114, 132, 1000})
+    for (int64_t hint : {0, 65, 4096}) {
+      gdn2::ProblemShape sh;
+      sh.T = 5000, sh.N = 3, sh.Hq = 16, sh.Hv = 32;
+      ForwardArgs a;
+      a.max_seqlen = hint;
+      EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, sms)), int(gdn2::Algorithm::kChunked)) << sms << " " << hint;
+    }
+}

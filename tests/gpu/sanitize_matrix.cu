@@ -5,8 +5,8 @@
 //   chunk_factors (phase 1)            every case of the chunked path
 //   state_pass v32 / v64 / v128        chosen by N * Hv against the SM count (src/launch.cu); each
 //                                      with all four state modes (initial_state and final_state on/off)
-//   recurrent                          the recurrent path (forced, or chosen by kAuto), all four
-//                                      state modes, and its own fault path for cu_seqlens
+//   recurrent, fused                   the one-launch paths (forced, or chosen by kAuto), all four
+//                                      state modes, and their own fault paths for cu_seqlens
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
 //   out-of-contract inputs without validate (validate_values must refuse each of them):
@@ -66,9 +66,10 @@ struct Case {
   int Hq = 0, Hv = 0;
   bool h0 = false, ht = false, cu64 = false, validate = false;
   Fault fault = Fault::kNone;
-  // The chunked cases force kChunked (kAuto would send the smallest to the recurrent path).
+  // The chunked cases force kChunked (kAuto would send the smallest to a one-launch path).
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
-  bool recurrent() const { return algorithm != gdn2::Algorithm::kChunked; }  // kAuto: only where it picks it
+  // The path that runs: `algorithm`, or kAuto's pick on 132 SMs (src/launch.cu, choose_algorithm).
+  gdn2::Algorithm path = gdn2::Algorithm::kChunked;
   int64_t N() const { return int64_t(cu.size()) - 1; }
 };
 
@@ -95,10 +96,14 @@ Case make_case(const char* name, std::vector<int64_t> cu, int Hq, int Hv, bool h
   return c;
 }
 
-Case recurrent_case(Case c, gdn2::Algorithm algorithm = gdn2::Algorithm::kRecurrent) {
-  c.algorithm = algorithm;
+// A case of a one-launch path: `path` forced, or (auto) left to kAuto, which picks it.
+Case one_launch_case(Case c, gdn2::Algorithm path, bool automatic = false) {
+  c.algorithm = automatic ? gdn2::Algorithm::kAuto : path;
+  c.path = path;
   return c;
 }
+Case recurrent_case(Case c, bool automatic = false) { return one_launch_case(c, gdn2::Algorithm::kRecurrent, automatic); }
+Case fused_case(Case c, bool automatic = false) { return one_launch_case(c, gdn2::Algorithm::kFused, automatic); }
 
 std::vector<Case> the_matrix() {
   std::vector<Case> m;
@@ -162,9 +167,9 @@ std::vector<Case> the_matrix() {
   // (src/launch.cu),
   // forced on longer and mixed sequences, tails and GVA 2/3/4; and its own faults.
   using gdn2::Algorithm;
-  m.push_back(recurrent_case(make_case("rec-auto-mha-T32", {0, 32}, 16, 16, false, false, false), Algorithm::kAuto));
+  m.push_back(recurrent_case(make_case("rec-auto-mha-T32", {0, 32}, 16, 16, false, false, false), true));
   m.push_back(recurrent_case(make_case("rec-auto-gva2-1x32", offsets_of(std::vector<int64_t>(32, 1)), 2, 4, false,
-                                       true, true), Algorithm::kAuto));
+                                       true, true), true));
   m.push_back(recurrent_case(make_case("rec-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
                                        /*validate=*/true)));
   m.push_back(recurrent_case(make_case("rec-mha-rand20", offsets_of(random_lengths(20, 1, 150, 108)), 2, 2, true,
@@ -185,6 +190,22 @@ std::vector<Case> the_matrix() {
   m.push_back(recurrent_case(make_case("fault-g-rec", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));
   m.push_back(recurrent_case(make_case("fault-values-rec", {0, 65, 128}, 2, 4, true, true, true, true,
                                        Fault::kValues)));
+
+  // The fused path: kAuto's choice on one sequence of 64 tokens of 16 heads, forced on eight
+  // 40-token sequences, longer and mixed ones, tails and GVA 2/3/4; its faults (the bad g case
+  // also takes its exact path for A and P: an infinite decay); its CTAs are 384 threads.
+  m.push_back(fused_case(make_case("fused-auto-mha-T64", {0, 64}, 16, 16, false, false, false), true));
+  m.push_back(fused_case(make_case("fused-gva2-8x40", offsets_of(std::vector<int64_t>(8, 40)), 2, 4, false, true, true)));
+  m.push_back(fused_case(make_case("fused-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
+                                   /*validate=*/true)));
+  m.push_back(fused_case(make_case("fused-mha-rand20", offsets_of(random_lengths(20, 1, 150, 109)), 2, 2, true,
+                                   false, true)));
+  m.push_back(fused_case(make_case("fused-gva4-T200", {0, 200}, 1, 4, false, false, false)));
+  m.push_back(fused_case(make_case("fault-cu-fused", {0, 40, 30, 120, 100}, 2, 4, true, true, false, true,
+                                   Fault::kCuSeqlens, /*T=*/200)));
+  m.push_back(fused_case(make_case("fault-g-fused", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));
+  m.push_back(fused_case(make_case("fault-values-fused", {0, 65, 128}, 2, 4, true, true, true, true,
+                                   Fault::kValues)));
   return m;
 }
 
@@ -581,17 +602,23 @@ int main(int argc, char** argv) {
   }
   std::printf("device %d: sm_%d%d, %d SMs; state_pass v32 when N * Hv * 4 <= %d, else v64 when N * Hv * 2 <= %d, "
               "else v128\n", dev, major, minor, sms, sms, sms);
-  static const char* kVariants[4] = {"state_pass v32", "state_pass v64", "state_pass v128", "recurrent"};
+  constexpr int kVariantCount = 5;
+  static const char* kVariants[kVariantCount] = {"state_pass v32", "state_pass v64", "state_pass v128", "recurrent",
+                                                 "fused"};
 
   // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
-  bool covered[4][4] = {}, cu32 = false, cu64 = false, validated = false;
+  bool covered[kVariantCount][4] = {}, cu32 = false, cu64 = false, validated = false;
   int failures = 0, ran = 0;
   for (size_t i = 0; i < matrix.size(); ++i) {
     const Case& c = matrix[i];
     if (!only.empty() && !in_list(only, c.name)) continue;
     if (!skip.empty() && in_list(skip, c.name)) continue;
     const int64_t heads = c.N() * c.Hv;
-    const int variant = c.recurrent() ? 3 : heads * 4 <= sms ? 0 : heads * 2 <= sms ? 1 : 2;
+    const int variant = c.path == gdn2::Algorithm::kRecurrent ? 3
+                        : c.path == gdn2::Algorithm::kFused   ? 4
+                        : heads * 4 <= sms                    ? 0
+                        : heads * 2 <= sms                    ? 1
+                                                              : 2;
     const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // src/launch.cu
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
     const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
@@ -620,7 +647,7 @@ int main(int argc, char** argv) {
 
   if (only.empty() && skip.empty()) {  // the full matrix must cover every variant
     std::printf("coverage (passing in-contract cases):\n");
-    for (int w = 0; w < 4; ++w)
+    for (int w = 0; w < kVariantCount; ++w)
       for (int m = 0; m < 4; ++m) {
         std::printf("  %-16s %-9s %s\n", kVariants[w], mode_name(m & 2, m & 1), covered[w][m] ? "yes" : "NO");
         failures += !covered[w][m];

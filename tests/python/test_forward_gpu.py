@@ -67,7 +67,8 @@ def call(inp, **kwargs):
                            **kwargs)
 
 
-ALGORITHMS = ["chunked", "recurrent"]
+ALGORITHMS = ["chunked", "recurrent", "fused"]
+ONE_LAUNCH = ["recurrent", "fused"]  # the algorithms without phase 1
 
 
 def reference(inp):
@@ -163,8 +164,9 @@ def test_lengths(lengths, mode, kind):
 
 @pytest.mark.parametrize("mode", STATE_MODES, ids=state_id)
 @pytest.mark.parametrize("lengths", list(LENGTHS.values()), ids=list(LENGTHS))
-def test_recurrent_lengths(lengths, mode):
-    run_case(lengths, 16, 16, initial=mode[0], final=mode[1], seed=1, algorithm="recurrent")
+@pytest.mark.parametrize("algorithm", ONE_LAUNCH)
+def test_recurrent_lengths(lengths, mode, algorithm):
+    run_case(lengths, 16, 16, initial=mode[0], final=mode[1], seed=1, algorithm=algorithm)
 
 
 HEADS = [(16, 16), (16, 32), (16, 48), (16, 64), (4, 12), (1, 1), (2, 6)]
@@ -177,8 +179,9 @@ def test_heads(hq, hv, mode):
 
 
 @pytest.mark.parametrize("hq,hv", HEADS, ids=[f"hq{a}-hv{b}" for a, b in HEADS])
-def test_recurrent_heads(hq, hv):
-    run_case((130, 63, 1), hq, hv, initial=True, final=True, kind="model", seed=2, algorithm="recurrent")
+@pytest.mark.parametrize("algorithm", ONE_LAUNCH)
+def test_recurrent_heads(hq, hv, algorithm):
+    run_case((130, 63, 1), hq, hv, initial=True, final=True, kind="model", seed=2, algorithm=algorithm)
 
 
 @pytest.mark.parametrize("hv", [32, 48, 64])
@@ -220,8 +223,9 @@ def test_decays(decay, kind, lengths):
 
 
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
-def test_recurrent_decays(decay):
-    run_case((65, 63, 1), 16, 16, initial=True, final=True, decay=decay, seed=4, algorithm="recurrent")
+@pytest.mark.parametrize("algorithm", ONE_LAUNCH)
+def test_recurrent_decays(decay, algorithm):
+    run_case((65, 63, 1), 16, 16, initial=True, final=True, decay=decay, seed=4, algorithm=algorithm)
 
 
 @pytest.mark.parametrize("decay", [("uniform", -50.0), ("const", -1000.0), None],
@@ -238,8 +242,9 @@ def test_erase_gate_extremes(b_value, kind, lengths):
 
 
 @pytest.mark.parametrize("b_value", [0.0, 1.0], ids=["b0", "b1"])
-def test_recurrent_erase_gate_extremes(b_value):
-    run_case((65, 63, 1), 16, 16, initial=True, final=True, b_value=b_value, seed=6, algorithm="recurrent")
+@pytest.mark.parametrize("algorithm", ONE_LAUNCH)
+def test_recurrent_erase_gate_extremes(b_value, algorithm):
+    run_case((65, 63, 1), 16, 16, initial=True, final=True, b_value=b_value, seed=6, algorithm=algorithm)
 
 
 # Magnitudes far from 1 and far apart: q x 2^-20, and each value channel (v and the initial state's
@@ -346,14 +351,16 @@ def test_validate_accepts_valid_input():
     assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
 
 
-# kAuto's choices on the H200's 132 SMs (src/launch.cu, runs_recurrent; None: no max_seqlen hint),
-# each checked bitwise against the same call with that algorithm forced. On a GPU with another SM
-# count the estimates move, so there the test only checks that auto equals one of the two.
-AUTO = [((64,), 16, 16, None, "recurrent"), ((1,) * 32, 2, 4, None, "recurrent"),
-        ((40, 1, 1), 4, 8, None, "recurrent"), ((64,), 16, 32, None, "chunked"),
+# kAuto's choices on the H200's 132 SMs (src/launch.cu, choose_algorithm; None: no max_seqlen hint),
+# each checked bitwise against the same call with that algorithm forced and against the others. On
+# a GPU with another SM count the estimates move, so there the test only checks that auto equals
+# one of the three.
+AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
+        ((40, 1, 1), 4, 8, None, "fused"), ((64,), 16, 32, None, "fused"),
         ((65,), 16, 16, None, "chunked"), ((96,), 16, 16, 96, "chunked"),
         ((4,) * 20, 4, 8, None, "chunked"), ((4,) * 20, 4, 8, 4, "recurrent"),
-        ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "chunked")]
+        ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "chunked"),
+        ((16,) * 8, 16, 16, 16, "fused"), ((16,), 16, 16, None, "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,max_seqlen,expected", AUTO,
@@ -362,14 +369,13 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
     inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, seed=13, device="cuda",
                       gen_device="cuda")
     auto = call(inp, output_final_state=True, max_seqlen=max_seqlen)
+    forced = {a: call(inp, output_final_state=True, algorithm=a) for a in ALGORITHMS}
     if torch.cuda.get_device_properties(0).multi_processor_count != 132:
-        rec = call(inp, output_final_state=True, algorithm="recurrent")
-        expected = "recurrent" if bitwise_equal(auto[0], rec[0]) else "chunked"
-    forced = call(inp, output_final_state=True, algorithm=expected)
-    other = call(inp, output_final_state=True,
-                 algorithm="chunked" if expected == "recurrent" else "recurrent")
-    assert bitwise_equal(auto[0], forced[0]) and bitwise_equal(auto[1], forced[1])
-    assert not bitwise_equal(auto[0], other[0]), "the two algorithms should round differently"
+        expected = next(a for a in ALGORITHMS if bitwise_equal(auto[0], forced[a][0]))
+    assert bitwise_equal(auto[0], forced[expected][0]) and bitwise_equal(auto[1], forced[expected][1])
+    for a in ALGORITHMS:
+        if a != expected:
+            assert not bitwise_equal(auto[0], forced[a][0]), f"{a} and {expected} should round differently"
     check_against_reference(inp, auto[0], auto[1])
 
 
@@ -455,13 +461,14 @@ def test_torch_compile_fullgraph():
     compiled_o, compiled_h = torch.compile(f, fullgraph=True)(*args)
     assert bitwise_equal(compiled_o, eager_o) and bitwise_equal(compiled_h, eager_h)
 
-    def f_rec(q, k, v, g, b, w, cu_seqlens, h0):
-        return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
-                               output_final_state=True, algorithm="recurrent")
+    for algorithm in ONE_LAUNCH:
+        def f_one(q, k, v, g, b, w, cu_seqlens, h0, algorithm=algorithm):
+            return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
+                                   output_final_state=True, algorithm=algorithm)
 
-    eager_r = f_rec(*args)
-    compiled_r = torch.compile(f_rec, fullgraph=True)(*args)
-    assert bitwise_equal(compiled_r[0], eager_r[0]) and bitwise_equal(compiled_r[1], eager_r[1])
+        eager_r = f_one(*args)
+        compiled_r = torch.compile(f_one, fullgraph=True)(*args)
+        assert bitwise_equal(compiled_r[0], eager_r[0]) and bitwise_equal(compiled_r[1], eager_r[1])
 
     out = torch.full((201, 8, D), float("nan"), dtype=torch.bfloat16, device="cuda")
     ht = torch.full((3, 8, D, D), float("nan"), dtype=torch.float32, device="cuda")

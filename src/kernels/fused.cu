@@ -1,0 +1,590 @@
+// The fused path: the chunked recurrence in 16-token blocks (docs/algorithm.md, "The fused path":
+// the chunk algebra of "One chunk" on blocks of 16 tokens), key side and value side in one kernel,
+// with no factor block in global memory and one launch. For sequences of tens of tokens, where
+// the chunked path's first chunk (phase 1's item, then the pass) is a fixed latency of about
+// 16 us and the recurrent path's token chain is too long (docs/design.md, "Three algorithms").
+// Correct for any length and any finite g: a long sequence only takes longer.
+//
+// One CTA per (sequence, value head, slice of 64 value channels), three warpgroups:
+//   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
+//     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
+//     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
+//     block's slot, then A and P (below);
+//   - the solver copies Kb and Qg into the slot's K-major operand, inverts I + A into T (two
+//     warps) and requests the raw inputs of the block after next;
+//   - the consumer holds S^T (64 x 128, fp32) in registers and runs the block's products as wgmma
+//     with S^T (or the previous product's accumulator) as A and the factors as B:
+//       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (m64n16, 16 k-steps each)
+//       U^T = R^T T^T;   -O^T = -O1^T - U^T P^T;   S^T <- S^T diag(D) + U^T Kend
+//     where, for the block's tokens i, j and key channel c (d: the per-token decay factors, r_i
+//     their product over the block's tokens up to i):
+//       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
+//       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
+// Two slots alternate between blocks (full/empty mbarriers), so the producer and the solver form
+// block n + 1 while the consumer runs block n; staging tiles and raw stages alternate too.
+//
+// A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
+// wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
+// 1 / r_j is a normal float); a block whose decays are too strong for that (a channel decaying by
+// more than about 2^-90 over 16 tokens: 0.07% of the blocks of the benchmark's model-like inputs)
+// takes the exact path, A and P summed over channels from running products of d in fp32.
+//
+// Index orders. Every accumulator column that later becomes an A operand's reduction index holds
+// index k_position(n) (kernel_params.h) at column n, so that acc_to_a hands the next product its
+// reduction index in plain order: the B operands keep their K dimension plain and store their
+// rows (N) in that "slot order" (row n = index k_position(n)); the state's columns (key channels)
+// are in slot order too, and so are w*v's and the output's tokens.
+#include <algorithm>
+#include <atomic>
+
+#include "kernels/state_pass_common.cuh"
+#include "kernels/wgmma.cuh"
+
+namespace gdn2::kernels {
+namespace fused {
+
+constexpr int kBlk = 16;                 // tokens per block
+constexpr int kSliceV = 64;              // value channels per CTA
+constexpr int kSlices = kFusedSlices;
+static_assert(kSlices * kSliceV == kV, "the slices cover V");
+constexpr int kWarpgroup = 128;
+constexpr int kThreads = 3 * kWarpgroup;  // warpgroup 0 produces, 1 consumes, 2 solves
+// Registers per thread after setmaxnreg: 128 x (168 + 224 + 112) = 64512 of the 65536.
+constexpr int kProducerRegs = 168, kConsumerRegs = 224, kSolverRegs = 112;
+static_assert(kWarpgroup * (kProducerRegs + kConsumerRegs + kSolverRegs) <= 65536 && 65536 / kThreads / 8 * 8 == kProducerRegs,
+              "the register file: the producer keeps what __launch_bounds__ gives every thread");
+constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (conflict-free columns and rows)
+constexpr int kWvLd = kSliceV + 4;
+constexpr int kALd = kBlk + 1;
+constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
+constexpr int kInverseBarrier = 3;       // solver warps 0 and 1
+constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
+constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
+static_assert(kK == 128 && kWarpgroup == 128 && kSliceV == 64, "layout of this file");
+
+// One block's factors, consumed by the products as B operands (K-major, kmajor_offset; rows in
+// slot order), D (slot order) and w*v ([token slot][value channel]).
+struct Slot {
+  float kq[2 * kBlk * kK];  // [Kb; Qg]: rows 0..15 Kb, 16..31 Qg (token slots), K = key channel
+  float t[kBlk * kBlk];     // T: rows token slots i, K = token j
+  float p[kBlk * kBlk];     // P, as T
+  float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
+  float d[kK];
+  float wv[kBlk][kWvLd];
+  float a[kBlk][kALd];  // A (fp32): the producer's, for the solver's inverse
+};
+// One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
+// rows past the sequence's end are masked where they are read).
+struct RawStage {
+  uint16_t q[kBlk][kK], k[kBlk][kK], b[kBlk][kK];
+  float g[kBlk][kK];
+  uint16_t v[kBlk][kSliceV], w[kBlk][kSliceV];
+};
+struct alignas(128) Smem {
+  Slot slot[2];
+  RawStage raw[2];
+  // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
+  // TF32); the solver copies Kb and Qg into the slot's K-major operand.
+  float stage[2][3][kBlk][kStageLd];
+  float t22[2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by solver warps 0 and 1
+  uint64_t full[2], empty[2], raw_full[2], a_full[2], stage_empty[2];
+};
+
+// The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
+// tokens x 128 channels) and of v and w in value.v_map / value.w_map ([T][Hv V], boxes of 16 x 64).
+struct FusedParams {
+  RecurrentParams r;
+  TensorMap q_map, k_map, b_map, g_map;
+};
+
+__device__ __forceinline__ bool producer_sync_and(bool x) {
+  int r;
+  asm volatile(
+      "{\n.reg .pred p, q;\nsetp.ne.b32 p, %1, 0;\n"
+      "bar.red.and.pred q, %2, %3, p;\nselp.b32 %0, 1, 0, q;\n}\n"
+      : "=r"(r)
+      : "r"(int(x)), "n"(kProducerBarrier), "n"(kWarpgroup)
+      : "memory");
+  return r != 0;
+}
+
+// 2^x by the hardware's approximation (ex2.approx.ftz, one MUFU instruction, no branch): x <= 0
+// here, -inf gives 0 and a result below 2^-126 flushes to 0 (a decay that strong is a wipe).
+__device__ __forceinline__ float fast_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float bf(uint16_t x) { return __uint_as_float(uint32_t(x) << 16); }
+
+// A CTA's item: value channels [v0, v0 + 64) of value head h of sequence s.
+struct Item {
+  int s, h, hk, v0;
+  SeqBounds sb;
+  int64_t state_off;
+};
+__device__ __forceinline__ Item item_of(const StatePassParams& pv, int64_t item) {
+  Item it;
+  it.v0 = int(item % kSlices) * kSliceV;
+  it.h = int((item / kSlices) % pv.Hv);
+  it.s = int(item / (int64_t(kSlices) * pv.Hv));
+  it.hk = it.h / (pv.Hv / pv.Hq);
+  it.sb = seq_bounds(pv.seq, it.s);
+  it.state_off = (int64_t(it.s) * pv.Hv + it.h) * kV * kK + int64_t(it.v0) * kK;
+  return it;
+}
+
+// One thread: the TMA copies of the block from token t0 into `r`, completing on `bar`.
+__device__ __forceinline__ void issue_raw(const FusedParams& p, const Item& it, int64_t t0, RawStage& r, uint64_t* bar) {
+  fence_proxy_async();  // the producer's generic reads of this stage (before its a_full arrivals) before the copies' writes
+  mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage)));
+  const int y = int(t0);
+  tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
+  tma_load_2d(r.k, &p.k_map, it.hk * kK, y, bar);
+  tma_load_2d(r.b, &p.b_map, it.hk * kK, y, bar);
+  tma_load_2d(r.g, &p.g_map, it.hk * kK, y, bar);
+  tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + it.v0, y, bar);
+  tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + it.v0, y, bar);
+}
+
+// The exact path for A and P, from the raw stage: rows i = warp + 4 m; lane l sums channels
+// 4 l .. 4 l + 3 with the decays as running products, then the warp sums over lanes. Tokens past
+// the sequence's end (len) count as zero keys with decay 1.
+__device__ void exact_ap(const RawStage& raw, int len, float scale, Slot& slot, int warp, int lane) {
+  const int c0 = 4 * lane;
+  auto quad = [&](const uint16_t (&x)[kBlk][kK], int t) {
+    const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c0]);
+    return t < len ? make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u),
+                                 __uint_as_float(u.y << 16), __uint_as_float(u.y & 0xffff0000u))
+                   : make_float4(0.f, 0.f, 0.f, 0.f);
+  };
+  for (int m = 0; m < kBlk / 4; ++m) {
+    const int i = warp + 4 * m;
+    const float4 ki = quad(raw.k, i), bi = quad(raw.b, i), qi = quad(raw.q, i);
+    const float4 xb = make_float4(bi.x * ki.x, bi.y * ki.y, bi.z * ki.z, bi.w * ki.w);
+    const float4 xq = make_float4(scale * qi.x, scale * qi.y, scale * qi.z, scale * qi.w);
+    float4 dec = make_float4(1.f, 1.f, 1.f, 1.f);
+    for (int j = kBlk - 1; j >= 0; --j) {
+      float pa = 0.f, pm = 0.f;
+      if (j <= i) {
+        const float4 kj = quad(raw.k, j);
+        const float4 e = make_float4(dec.x * kj.x, dec.y * kj.y, dec.z * kj.z, dec.w * kj.w);
+        pm = xq.x * e.x + xq.y * e.y + xq.z * e.z + xq.w * e.w;
+        if (j < i) pa = xb.x * e.x + xb.y * e.y + xb.z * e.z + xb.w * e.w;
+        if (j < len) {
+          const float4 g = *reinterpret_cast<const float4*>(&raw.g[j][c0]);
+          dec.x *= fast_exp2(decay_log2(g.x)), dec.y *= fast_exp2(decay_log2(g.y));
+          dec.z *= fast_exp2(decay_log2(g.z)), dec.w *= fast_exp2(decay_log2(g.w));
+        }
+      }
+#pragma unroll
+      for (int o = 16; o >= 1; o /= 2) {
+        pa += __shfl_xor_sync(0xffffffffu, pa, o);
+        pm += __shfl_xor_sync(0xffffffffu, pm, o);
+      }
+      if (lane == 0) {
+        slot.a[i][j] = pa;
+        slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(pm);
+      }
+    }
+  }
+}
+
+// The tensor-core path for A and P: warp w forms columns 8 (w % 2) .. + 7 of A (w < 2) or P
+// (stage: Kb, Qg, k / r, already TF32), masked to the (strict) lower triangle.
+__device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], Slot& slot, int warp, int lane) {
+  const int g = lane >> 2, q = lane & 3, nt = warp & 1, mat = warp >> 1;
+  // ldmatrix on fp32 rows (each 8 x 8 b16 matrix is 8 rows x 4 fp32): A's matrices are rows
+  // 0-7 / 8-15 x columns 8 s .. + 3 / 8 s + 4 .. + 7; B's are rows 8 nt .. + 7 x the four column
+  // quads of k-steps s and s + 1.
+  const float* a_row = &stage[mat][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
+  const float* b_row = &stage[2][8 * nt + (lane & 7)][4 * (lane >> 3)];
+  float acc[4][4] = {};
+#pragma unroll
+  for (int s = 0; s < kK / 8; s += 2) {
+    uint32_t a0[4], a1[4], b[4];
+    ldmatrix_x4(a0, a_row + 8 * s);
+    ldmatrix_x4(a1, a_row + 8 * s + 8);
+    ldmatrix_x4(b, b_row + 8 * s);
+    mma_tf32_frag(acc[s & 3], a0, b[0], b[1]);
+    mma_tf32_frag(acc[(s + 1) & 3], a1, b[2], b[3]);
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const int i = g + 8 * (r >> 1), j = 8 * nt + 2 * q + (r & 1);
+    const float v = (acc[0][r] + acc[1][r]) + (acc[2][r] + acc[3][r]);
+    if (mat == 0) slot.a[i][j] = j < i ? v : 0.f;
+    else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
+  }
+}
+
+// T = (I + A)^{-1} on solver warps 0 and 1, in 8 x 8 blocks (lane j < 8 holds column j): warp 1
+// inverts the lower diagonal block T22 by forward substitution and shares it (t22, one buffer per
+// slot, so that warp 1 never overwrites what warp 0 may still read); warp 0 the upper one T11,
+// and x = A21 T11[:, j]; after the two warps' barrier, warp 0 forms T21 = -T22 x.
+__device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane) {
+  constexpr int kH = kBlk / 2;
+  const int j = lane & (kH - 1), base = warp == 1 ? kH : 0;
+  float ad[kH][kH], tc[kH];  // the diagonal block of A (read before any store below)
+#pragma unroll
+  for (int i = 0; i < kH; ++i)
+#pragma unroll
+    for (int m = 0; m < i; ++m) ad[i][m] = slot.a[base + i][base + m];
+#pragma unroll
+  for (int i = 0; i < kH; ++i) {
+    float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+    for (int m = 0; m < i; ++m) {
+      if (m & 1) s1 = fmaf(ad[i][m], tc[m], s1);
+      else s0 = fmaf(ad[i][m], tc[m], s0);
+    }
+    tc[i] = i == j ? 1.f : i < j ? 0.f : -(s0 + s1);
+  }
+  float x[kH];
+  if (warp == 1) {
+    if (lane < kH) {
+#pragma unroll
+      for (int i = 0; i < kH; ++i) {
+        t22[i][j] = tc[i];
+        slot.t[kmajor_offset(k_at_position(i), kH + j, kBlk)] = 0.f;
+        slot.t[kmajor_offset(k_at_position(kH + i), kH + j, kBlk)] = round_tf32(tc[i]);
+      }
+    }
+  } else {
+    float a21[kH][kH];
+#pragma unroll
+    for (int i = 0; i < kH; ++i)
+#pragma unroll
+      for (int m = 0; m < kH; ++m) a21[i][m] = slot.a[kH + i][m];
+#pragma unroll
+    for (int i = 0; i < kH; ++i) {  // A21 T11[:, j]
+      float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+      for (int m = 0; m < kH; m += 2) {
+        s0 = fmaf(a21[i][m], tc[m], s0);
+        s1 = fmaf(a21[i][m + 1], tc[m + 1], s1);
+      }
+      x[i] = s0 + s1;
+    }
+  }
+  asm volatile("bar.sync %0, 64;\n" ::"n"(kInverseBarrier) : "memory");
+  if (warp == 0 && lane < kH) {
+    float y[kH];
+#pragma unroll
+    for (int i = 0; i < kH; ++i) {  // T21[:, j] = -T22 x (T22's rows read before the stores)
+      float s = 0.f;
+#pragma unroll
+      for (int m = 0; m <= i; ++m) s = fmaf(t22[i][m], x[m], s);
+      y[i] = -s;
+    }
+#pragma unroll
+    for (int i = 0; i < kH; ++i) {
+      slot.t[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(tc[i]);
+      slot.t[kmajor_offset(k_at_position(kH + i), j, kBlk)] = round_tf32(y[i]);
+    }
+  }
+}
+
+// Warpgroup 2, per block once the producer has formed A (a_full): the raw inputs of block n + 2
+// requested (thread 96), [Kb; Qg] copied from the staging into the slot's K-major operand (thread
+// c: token c % 16, channel quads c / 16 + 8 m) and the staging released (stage_empty), T (warps 0
+// and 1); then the arrival on the block's full barrier.
+__device__ void solve(const FusedParams& p, const Item& it, Smem& sm) {
+  const int c = threadIdx.x - 2 * kWarpgroup, warp = c / 32, lane = c % 32;
+  const int tok = c % kBlk, row = k_at_position(tok);
+  int64_t n = 0;
+  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
+    Slot& slot = sm.slot[n & 1];
+    const float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
+    mbarrier_wait(&sm.a_full[n & 1], uint32_t(n >> 1) & 1);
+    // The producer is done with raw stage n % 2 (it arrives on a_full after its last read): the
+    // copies of block n + 2 into it.
+    if (c == 96 && t0 + 2 * kBlk < it.sb.eos) issue_raw(p, it, t0 + 2 * kBlk, sm.raw[n & 1], &sm.raw_full[n & 1]);
+    float4 x[2][4];
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+      for (int mat = 0; mat < 2; ++mat) x[mat][m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (c / kBlk + 8 * m)]);
+    mbarrier_arrive(&sm.stage_empty[n & 1]);
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+      for (int mat = 0; mat < 2; ++mat)
+        *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (c / kBlk + 8 * m), kK)]) = x[mat][m];
+    if (warp < 2) invert(sm.t22[n & 1], slot, warp, lane);
+    fence_proxy_async();  // this thread's writes of the slot before the products read them
+    mbarrier_arrive(&sm.full[n & 1]);
+  }
+}
+
+// Warpgroup 0: every block of the item, into slot n % 2 once the consumer has released it. The
+// raw inputs of block n arrive in raw stage n % 2, copied two blocks ahead.
+__device__ void produce(const FusedParams& p, const Item& it, Smem& sm) {
+  const int c = threadIdx.x, warp = c / 32, lane = c % 32;
+  const float scale = p.r.value.scale;
+  const int slot_row = k_at_position(c);
+  int64_t n = 0;
+  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
+    Slot& slot = sm.slot[n & 1];
+    RawStage& raw = sm.raw[n & 1];
+    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
+    float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
+    mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
+    if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    // Key channel c, token by token: the decays' running product r, and Kb, Qg, k / r into the
+    // staging tiles (rounded to TF32). The block's column is read into registers first, all loads
+    // unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and issued
+    // before any use, then masked: read where they are used, the stage measured 2.2x longer.
+    float d[kBlk], kk[kBlk], bb[kBlk], qq[kBlk];
+#pragma unroll
+    for (int t = 0; t < kBlk; ++t) {
+      d[t] = raw.g[t][c];
+      kk[t] = bf(raw.k[t][c]);
+      bb[t] = bf(raw.b[t][c]);
+      qq[t] = bf(raw.q[t][c]);
+    }
+    if (len < kBlk) {  // the sequence's last block (a uniform branch)
+#pragma unroll
+      for (int t = 0; t < kBlk; ++t) {
+        const bool in = t < len;
+        d[t] = in ? d[t] : 0.f;
+        kk[t] = in ? kk[t] : 0.f;
+        bb[t] = in ? bb[t] : 0.f;
+        qq[t] = in ? qq[t] : 0.f;
+      }
+    }
+    // The range rule (kMaxKinv, kMaxRow) on sums of magnitudes: a NaN or an infinity fails it too.
+    float sum_ki = 0.f, sum_row = 0.f;
+    float r = 1.f;
+#pragma unroll
+    for (int t = 0; t < kBlk; ++t) {
+      d[t] = fast_exp2(decay_log2(d[t]));
+      r *= d[t];
+      const float kb = bb[t] * kk[t] * r;
+      const float qg = scale * qq[t] * r;
+      float inv;
+      asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(r));
+      const float ki = kk[t] * inv;
+      sum_ki += fabsf(ki);
+      sum_row += fabsf(kb) + fabsf(qg);
+      bb[t] = round_tf32(kb);
+      qq[t] = round_tf32(qg);
+      inv = round_tf32(ki);
+      stage[2][t][c] = inv;
+    }
+    const bool ok = sum_ki <= kMaxKinv && sum_row <= kMaxRow;
+#pragma unroll
+    for (int t = 0; t < kBlk; ++t) {
+      stage[0][t][c] = bb[t];
+      stage[1][t][c] = qq[t];
+    }
+    // w v of token c / 8, value channels 8 (c % 8) ..
+    float wv[8];
+    {
+      const int tok = c / 8;
+      const uint4 vv = *reinterpret_cast<const uint4*>(&raw.v[tok][8 * (c % 8)]);
+      const uint4 ww = *reinterpret_cast<const uint4*>(&raw.w[tok][8 * (c % 8)]);
+      const uint32_t va[4] = {vv.x, vv.y, vv.z, vv.w}, wa[4] = {ww.x, ww.y, ww.z, ww.w};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        wv[2 * e] = tok < len ? __uint_as_float(va[e] << 16) * __uint_as_float(wa[e] << 16) : 0.f;
+        wv[2 * e + 1] = tok < len ? __uint_as_float(va[e] & 0xffff0000u) * __uint_as_float(wa[e] & 0xffff0000u) : 0.f;
+      }
+    }
+    if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    {
+      float e = 1.f, ke[kBlk];
+#pragma unroll
+      for (int t = kBlk - 1; t >= 0; --t) {
+        ke[t] = kk[t] * e;
+        e *= d[t];
+      }
+#pragma unroll
+      for (int m = 0; m < kBlk / 4; ++m)
+        *reinterpret_cast<float4*>(&slot.kend[kmajor_offset(slot_row, 4 * m, kBlk)]) =
+            make_float4(round_tf32(ke[4 * m]), round_tf32(ke[4 * m + 1]), round_tf32(ke[4 * m + 2]), round_tf32(ke[4 * m + 3]));
+      slot.d[slot_row] = r;
+      float* dst = &slot.wv[k_at_position(c / 8)][8 * (c % 8)];
+      *reinterpret_cast<float4*>(dst) = make_float4(wv[0], wv[1], wv[2], wv[3]);
+      *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[4], wv[5], wv[6], wv[7]);
+    }
+    const bool fast = producer_sync_and(ok);
+    if (fast) tensor_ap(stage, slot, warp, lane);
+    else exact_ap(raw, len, scale, slot, warp, lane);
+    fence_proxy_async();  // this thread's writes of the slot before the products read them
+    mbarrier_arrive(&sm.a_full[n & 1]);  // A and the staging to the solver
+    mbarrier_arrive(&sm.full[n & 1]);
+  }
+}
+
+// Warpgroup 1: thread (warp w, lane (g, t)) holds rows v = 16 w + g, + 8 of every accumulator
+// (value channels of the slice); S^T's columns are key channels in slot order.
+__device__ void consume(const FusedParams& p, const Item& it, Smem& sm) {
+  const StatePassParams& pv = p.r.value;
+  const int tid = threadIdx.x - kWarpgroup, lane = tid & 31;
+  const int row = 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
+  float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
+#pragma unroll
+  for (int j = 0; j < kK / 8; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int e = 0; e < 2; ++e)
+        st[4 * j + 2 * h + e] =
+            pv.initial_state ? pv.initial_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] : 0.f;
+
+  const int64_t row_stride = int64_t(pv.Hv) * kV;
+  uint16_t* out = pv.out + it.h * kV + it.v0 + row;
+  int64_t n = 0;
+  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
+    Slot& slot = sm.slot[n & 1];
+    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
+    uint32_t sa[kK / 2];
+    acc_to_a<kK / 8>(st, sa);
+    mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
+    float rt[8], on[8];  // R^T, and -O1^T then -O^T
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = slot.wv[8 * j + 2 * tq + e][row + 8 * h];
+    fence_operands(rt);
+    fence_operands(on);
+    fence_operands(sa);
+    wgmma_fence();
+    wgmma_issue<16, -1, kK, kK / 8>(rt, sa, slot.kq);
+    wgmma_issue<16, -1, kK, kK / 8, false>(on, sa, slot.kq + kBlk * kK);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(rt);
+    fence_operands(on);
+    fence_operands(sa);
+
+    uint32_t ra[8];
+    acc_to_a<2>(rt, ra);
+    float u[8];
+    fence_operands(u);
+    fence_operands(ra);
+    wgmma_fence();
+    wgmma_issue<16, 1, kBlk, 2, false>(u, ra, slot.t);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(u);
+    fence_operands(ra);
+
+    uint32_t ua[8];
+    acc_to_a<2>(u, ua);
+#pragma unroll
+    for (int j = 0; j < kK / 8; ++j) {
+      const float2 dd = *reinterpret_cast<const float2*>(&slot.d[8 * j + 2 * tq]);
+      st[4 * j] *= dd.x;
+      st[4 * j + 1] *= dd.y;
+      st[4 * j + 2] *= dd.x;
+      st[4 * j + 3] *= dd.y;
+    }
+    fence_operands(on);
+    fence_operands(st);
+    fence_operands(ua);
+    wgmma_fence();
+    wgmma_issue<16, -1, kBlk, 2>(on, ua, slot.p);
+    wgmma_issue<128, 1, kBlk, 2>(st, ua, slot.kend);
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(on);
+    fence_operands(st);
+    fence_operands(ua);
+    mbarrier_arrive(&sm.empty[n & 1]);
+
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int tok = 8 * j + 4 * e + tq;
+          if (tok < len) out[(t0 + tok) * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
+        }
+  }
+  if (pv.final_state) {
+#pragma unroll
+    for (int j = 0; j < kK / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          pv.final_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] = st[4 * j + 2 * h + e];
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
+  extern __shared__ float4 smem_raw[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
+  const StatePassParams& pv = p.r.value;
+  const Item it = item_of(pv, blockIdx.x);
+  if (cu_seqlens_fault<kThreads>(pv.seq)) {  // inconsistent cu_seqlens: NaN in every output row and state
+    fill_nan<kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
+    return;
+  }
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < 2; ++k) {
+      mbarrier_init(&sm.full[k], 2 * kWarpgroup);  // the producer's and the solver's threads
+      mbarrier_init(&sm.a_full[k], kWarpgroup);
+      mbarrier_init(&sm.stage_empty[k], kWarpgroup);
+      mbarrier_init(&sm.empty[k], kWarpgroup);
+      mbarrier_init(&sm.raw_full[k], 1);
+    }
+    fence_barrier_init();
+    for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
+      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+    for (int k = 0; k < 2; ++k)
+      if (it.sb.bos + k * kBlk < it.sb.eos) issue_raw(p, it, it.sb.bos + k * kBlk, sm.raw[k], &sm.raw_full[k]);
+  }
+  __syncthreads();
+  // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
+  // be executed by whole warpgroups).
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  if (wg == 0) {
+    produce(p, it, sm);
+  } else if (wg == 1) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
+    consume(p, it, sm);
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kSolverRegs));
+    solve(p, it, sm);
+  }
+}
+
+}  // namespace fused
+
+// One CTA per (sequence, value head, 64 value channels), 256 threads, dynamic shared memory; no
+// workspace. The TMA descriptors of the raw inputs are encoded here, per call.
+int launch_fused(const RecurrentParams& r, Stream stream) {
+  using namespace fused;
+  const int smem = int(sizeof(Smem));
+  static std::atomic<uint64_t> smem_set{0};
+  int err = allow_dynamic_smem(fused_kernel, smem, smem_set);
+  if (err != 0) return err;
+  FusedParams p;
+  p.r = r;
+  const StatePassParams& v = r.value;
+  const cuuint64_t T = cuuint64_t(v.seq.T), key_cols = cuuint64_t(v.Hq) * kK, value_cols = cuuint64_t(v.Hv) * kV;
+  const cuuint64_t key_dims[2] = {key_cols, T}, value_dims[2] = {value_cols, T};
+  const cuuint64_t key16[1] = {key_cols * 2}, key32[1] = {key_cols * 4}, value16[1] = {value_cols * 2};
+  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {kSliceV, kBlk};
+  constexpr auto kBf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  constexpr auto kNone = CU_TENSOR_MAP_SWIZZLE_NONE;
+  err = encode_tiled_map(&p.q_map, kBf16, 2, r.q, key_dims, key16, key_box, kNone);
+  if (err == 0) err = encode_tiled_map(&p.k_map, kBf16, 2, r.k, key_dims, key16, key_box, kNone);
+  if (err == 0) err = encode_tiled_map(&p.b_map, kBf16, 2, r.b, key_dims, key16, key_box, kNone);
+  if (err == 0) err = encode_tiled_map(&p.g_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, r.g, key_dims, key32, key_box, kNone);
+  if (err == 0) err = encode_tiled_map(&p.r.value.v_map, kBf16, 2, v.v, value_dims, value16, value_box, kNone);
+  if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
+  if (err != 0) return err;
+  const int64_t items = int64_t(v.seq.N) * v.Hv * kSlices;
+  fused_kernel<<<unsigned(items), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+  return int(cudaGetLastError());
+}
+
+}  // namespace gdn2::kernels
