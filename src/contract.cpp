@@ -280,11 +280,13 @@ Status check_forward(const ForwardArgs& a) {
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
 //   fused: its N Hv kFusedSlices CTAs, one per SM at a time, each a chain of ceil(L / 16) blocks:
-//     1 + rounds x (5 + 1.9 ceil(L / 16));
+//     1 + rounds x (5 + 1.9 ceil(L / 16)); only up to kFusedMaxSequences sequences, since each
+//     of its CTAs checks all N + 1 offsets of cu_seqlens (fused.cu), which the estimate omits;
 //   chunked, every sequence one chunk: at least 16 (phase 1's first item, then the pass), else
 //     8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128) on 132 SMs (a phase-1 item per sequence and key
 //     head, a pass CTA per sequence and value head).
 constexpr int64_t kShortMaxLength = 64;
+constexpr int64_t kFusedMaxSequences = 4096;
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
@@ -294,7 +296,9 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
   const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
   const double recurrent_us = rec_items <= sms ? 3.3 + 0.195 * L
                                                : 2.0 + rounds(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
-  const double fused_us = 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.9 * double((longest + 15) / 16));
+  const double fused_us = sh.N > kFusedMaxSequences
+                              ? HUGE_VAL
+                              : 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.9 * double((longest + 15) / 16));
   const double chunked_us =
       std::max(16.0, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) * (1.0 + L / 128.0) * 132.0 / double(sms));
   if (recurrent_us <= fused_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;

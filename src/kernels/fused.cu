@@ -95,6 +95,7 @@ struct alignas(128) Smem {
 struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
+  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
 };
 
 __device__ __forceinline__ bool producer_sync_and(bool x) {
@@ -522,8 +523,10 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  const Item it = item_of(pv, blockIdx.x);
-  if (cu_seqlens_fault<kThreads>(pv.seq)) {  // inconsistent cu_seqlens: NaN in every output row and state
+  const Item it = item_of(pv, p.item_base + blockIdx.x);
+  // Every CTA checks all N + 1 offsets (N Hv 2 CTAs in all: kAuto takes this path only up to
+  // 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
+  if (cu_seqlens_fault<kThreads>(pv.seq)) {
     fill_nan<kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
     return;
   }
@@ -558,7 +561,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 
 }  // namespace fused
 
-// One CTA per (sequence, value head, 64 value channels), 256 threads, dynamic shared memory; no
+// One CTA per (sequence, value head, 64 value channels), 384 threads, dynamic shared memory; no
 // workspace. The TMA descriptors of the raw inputs are encoded here, per call.
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
@@ -582,9 +585,16 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   if (err == 0) err = encode_tiled_map(&p.r.value.v_map, kBf16, 2, v.v, value_dims, value16, value_box, kNone);
   if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
   if (err != 0) return err;
+  // One CTA per item; past kMaxGrid items (N Hv 2 > 2^30), several launches of up to kMaxGrid.
+  constexpr int64_t kMaxGrid = int64_t(1) << 30;
   const int64_t items = int64_t(v.seq.N) * v.Hv * kSlices;
-  fused_kernel<<<unsigned(items), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
+    const int64_t grid = std::min(kMaxGrid, items - p.item_base);
+    fused_kernel<<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return int(e);
+  }
+  return 0;
 }
 
 }  // namespace gdn2::kernels

@@ -237,3 +237,17 @@ TEST(AutoChoice, LongSequencesTakeTheChunkedPath) {
       EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, sms)), int(gdn2::Algorithm::kChunked)) << sms << " " << hint;
     }
 }
+
+// The fused path's CTAs each check every offset of cu_seqlens, so kAuto leaves it above 4096
+// sequences even where its estimate would win (src/contract.cpp, kFusedMaxSequences).
+TEST(AutoChoice, FusedOnlyUpToFourThousandSequences) {
+  for (int64_t n : {int64_t(4096), int64_t(4097)}) {
+    gdn2::ProblemShape sh;
+    sh.N = n, sh.T = 32 * n, sh.Hq = 16, sh.Hv = 16;
+    ForwardArgs a;
+    a.max_seqlen = 32;
+    const gdn2::Algorithm got = gdn2::choose_algorithm(a, sh, 132);
+    if (n == 4096) EXPECT_EQ(int(got), int(gdn2::Algorithm::kFused));
+    else EXPECT_NE(int(got), int(gdn2::Algorithm::kFused));
+  }
+}
