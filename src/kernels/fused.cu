@@ -119,25 +119,9 @@ __device__ __forceinline__ float fast_exp2(float x) {
 
 __device__ __forceinline__ float bf(uint16_t x) { return __uint_as_float(uint32_t(x) << 16); }
 
-// A CTA's item: value channels [v0, v0 + 64) of value head h of sequence s.
-struct Item {
-  int s, h, hk, v0;
-  SeqBounds sb;
-  int64_t state_off;
-};
-__device__ __forceinline__ Item item_of(const StatePassParams& pv, int64_t item) {
-  Item it;
-  it.v0 = int(item % kSlices) * kSliceV;
-  it.h = int((item / kSlices) % pv.Hv);
-  it.s = int(item / (int64_t(kSlices) * pv.Hv));
-  it.hk = it.h / (pv.Hv / pv.Hq);
-  it.sb = seq_bounds(pv.seq, it.s);
-  it.state_off = (int64_t(it.s) * pv.Hv + it.h) * kV * kK + int64_t(it.v0) * kK;
-  return it;
-}
 
 // One thread: the TMA copies of the block from token t0 into `r`, completing on `bar`.
-__device__ __forceinline__ void issue_raw(const FusedParams& p, const Item& it, int64_t t0, RawStage& r, uint64_t* bar) {
+__device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, int64_t t0, RawStage& r, uint64_t* bar) {
   fence_proxy_async();  // the producer's generic reads of this stage (before its a_full arrivals) before the copies' writes
   mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage)));
   const int y = int(t0);
@@ -291,7 +275,7 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
 // requested (thread 96), [Kb; Qg] copied from the staging into the slot's K-major operand (thread
 // c: token c % 16, channel quads c / 16 + 8 m) and the staging released (stage_empty), T (warps 0
 // and 1); then the arrival on the block's full barrier.
-__device__ void solve(const FusedParams& p, const Item& it, Smem& sm) {
+__device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm) {
   const int c = threadIdx.x - 2 * kWarpgroup, warp = c / 32, lane = c % 32;
   const int tok = c % kBlk, row = k_at_position(tok);
   int64_t n = 0;
@@ -321,7 +305,7 @@ __device__ void solve(const FusedParams& p, const Item& it, Smem& sm) {
 
 // Warpgroup 0: every block of the item, into slot n % 2 once the consumer has released it. The
 // raw inputs of block n arrive in raw stage n % 2, copied two blocks ahead.
-__device__ void produce(const FusedParams& p, const Item& it, Smem& sm) {
+__device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
   const int c = threadIdx.x, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
@@ -421,7 +405,7 @@ __device__ void produce(const FusedParams& p, const Item& it, Smem& sm) {
 
 // Warpgroup 1: thread (warp w, lane (g, t)) holds rows v = 16 w + g, + 8 of every accumulator
 // (value channels of the slice); S^T's columns are key channels in slot order.
-__device__ void consume(const FusedParams& p, const Item& it, Smem& sm) {
+__device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
   const StatePassParams& pv = p.r.value;
   const int tid = threadIdx.x - kWarpgroup, lane = tid & 31;
   const int row = 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
@@ -523,7 +507,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  const Item it = item_of(pv, p.item_base + blockIdx.x);
+  const SliceItem it = slice_item<kSlices>(pv, p.item_base + blockIdx.x);
   // Every CTA checks all N + 1 offsets (N Hv 2 CTAs in all: kAuto takes this path only up to
   // 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   if (cu_seqlens_fault<kThreads>(pv.seq)) {

@@ -162,27 +162,10 @@ __device__ __forceinline__ float token_step(const Smem& sm, int j, int kq, int v
   return mine;
 }
 
-// A CTA's item: value channels [v0, v0 + kSliceV) of value head h of sequence s. Items are
-// numbered ((s Hv) + h) kSlices + slice, so that consecutive items read the same key-side rows.
-struct Item {
-  int s, h, hk, v0;
-  SeqBounds sb;
-  int64_t state_off;
-};
-__device__ __forceinline__ Item item_of(const StatePassParams& pv, int64_t item) {
-  Item it;
-  it.v0 = int(item % kSlices) * kSliceV;
-  it.h = int((item / kSlices) % pv.Hv);
-  it.s = int(item / (int64_t(kSlices) * pv.Hv));
-  it.hk = it.h / (pv.Hv / pv.Hq);
-  it.sb = seq_bounds(pv.seq, it.s);
-  it.state_off = (int64_t(it.s) * pv.Hv + it.h) * kV * kK + int64_t(it.v0) * kK;
-  return it;
-}
 
 // This thread's entries of the item's initial state (zeros without one): h0[x][i] holds key channels
 // 64 i + 4 kq .. + 3 of value channel v0 + vl + x.
-__device__ __forceinline__ void load_initial_state(const StatePassParams& pv, const Item& it, int vl, int kq,
+__device__ __forceinline__ void load_initial_state(const StatePassParams& pv, const SliceItem& it, int vl, int kq,
                                                    float4 (&h0)[2][2]) {
 #pragma unroll
   for (int x = 0; x < 2; ++x)
@@ -202,7 +185,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
   const int64_t items = int64_t(pv.seq.N) * pv.Hv * kSlices;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, kq = lane % 16, half = lane / 16;
   const int vl = 4 * warp + 2 * half;  // the thread's first value channel within the slice
-  Item it = item_of(pv, blockIdx.x);
+  SliceItem it = slice_item<kSlices>(pv, blockIdx.x);
   // The item's raw inputs and initial state, in flight during the check below; later, the next
   // item's load during the current item's last block.
   Raw raw = load_raw(p, it.sb.bos, it.sb.eos, it.hk, it.h, it.v0);
@@ -210,7 +193,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
   load_initial_state(pv, it, vl, kq, h0);
   if (cu_seqlens_fault<kThreads>(pv.seq)) {  // inconsistent cu_seqlens: NaN in every output row and state
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-      const Item bad = item_of(pv, item);
+      const SliceItem bad = slice_item<kSlices>(pv, item);
       fill_nan<kSliceV, kThreads>(pv, bad.s, bad.h, bad.v0, bad.state_off);
     }
     return;
@@ -230,7 +213,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
         st[x][4 * i + 2] = h0[x][i].z;
         st[x][4 * i + 3] = h0[x][i].w;
       }
-    const Item next = item_of(pv, item + gridDim.x < items ? item + gridDim.x : item);
+    const SliceItem next = slice_item<kSlices>(pv, item + gridDim.x < items ? item + gridDim.x : item);
     uint16_t* out = pv.out + it.h * kV + it.v0 + vl + (kq >> 3);
     for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kTokens) {
       __syncthreads();  // every read of the previous block is done

@@ -1,6 +1,7 @@
-// Phase 2 helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh): where a
-// chunk of a sequence lies, phase 1's fault words and the fault path, and the unpacking of T and M
-// stored packed.
+// Value-side helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh) and
+// the one-launch paths (recurrent.cu, fused.cu): where a chunk of a sequence lies, a one-launch
+// path's work items, phase 1's fault words and the fault path, and the unpacking of T and M stored
+// packed.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,26 @@ struct SliceWork {
 __device__ __forceinline__ SliceWork slice_work(const StatePassParams& p, int s, int h, int v0) {
   const SeqBounds sb = seq_bounds(p.seq, s);
   return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, chunk_count(sb)};
+}
+
+// A work item of the one-launch paths (recurrent.cu, fused.cu): value channels [v0, v0 + V /
+// kSlices) of value head h (key head hk) of sequence s. Items are numbered ((s Hv) + h) kSlices +
+// slice, so that consecutive items read the same key-side rows.
+struct SliceItem {
+  int s, h, hk, v0;
+  SeqBounds sb;
+  int64_t state_off;
+};
+template <int kSlices>
+__device__ __forceinline__ SliceItem slice_item(const StatePassParams& p, int64_t item) {
+  SliceItem it;
+  it.v0 = int(item % kSlices) * (kV / kSlices);
+  it.h = int((item / kSlices) % p.Hv);
+  it.s = int(item / (int64_t(kSlices) * p.Hv));
+  it.hk = it.h / (p.Hv / p.Hq);
+  it.sb = seq_bounds(p.seq, it.s);
+  it.state_off = (int64_t(it.s) * p.Hv + it.h) * kV * kK + int64_t(it.v0) * kK;
+  return it;
 }
 
 // Phase 1's verdict on cu_seqlens, the same in every thread: its CTAs' fault words, one read by
