@@ -1,8 +1,8 @@
 """GPU tests of gdn2.chunk_gdn2 against the fp64 tokenwise reference (issue 2, deliverable 4).
 
 The case matrix runs the chunked path (algorithm="chunked": "auto" would send its smallest cases to
-the recurrent path) and, on its short and mixed cases, the recurrent path; "auto" runs in the
-canonical rows, the API tests and its own routing tests.
+a one-launch path) and, on its short and mixed cases, the two one-launch paths (recurrent and
+fused); "auto" runs in the canonical rows, the API tests and its own routing tests.
 
 Every case checks, besides the error against the reference (norm-relative, NaN/Inf never pass):
 outputs poisoned with NaN are fully written, redzones around output and final state are intact,
@@ -165,7 +165,7 @@ def test_lengths(lengths, mode, kind):
 @pytest.mark.parametrize("mode", STATE_MODES, ids=state_id)
 @pytest.mark.parametrize("lengths", list(LENGTHS.values()), ids=list(LENGTHS))
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_recurrent_lengths(lengths, mode, algorithm):
+def test_one_launch_lengths(lengths, mode, algorithm):
     run_case(lengths, 16, 16, initial=mode[0], final=mode[1], seed=1, algorithm=algorithm)
 
 
@@ -180,7 +180,7 @@ def test_heads(hq, hv, mode):
 
 @pytest.mark.parametrize("hq,hv", HEADS, ids=[f"hq{a}-hv{b}" for a, b in HEADS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_recurrent_heads(hq, hv, algorithm):
+def test_one_launch_heads(hq, hv, algorithm):
     run_case((130, 63, 1), hq, hv, initial=True, final=True, kind="model", seed=2, algorithm=algorithm)
 
 
@@ -224,7 +224,7 @@ def test_decays(decay, kind, lengths):
 
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_recurrent_decays(decay, algorithm):
+def test_one_launch_decays(decay, algorithm):
     run_case((65, 63, 1), 16, 16, initial=True, final=True, decay=decay, seed=4, algorithm=algorithm)
 
 
@@ -243,7 +243,7 @@ def test_erase_gate_extremes(b_value, kind, lengths):
 
 @pytest.mark.parametrize("b_value", [0.0, 1.0], ids=["b0", "b1"])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_recurrent_erase_gate_extremes(b_value, algorithm):
+def test_one_launch_erase_gate_extremes(b_value, algorithm):
     run_case((65, 63, 1), 16, 16, initial=True, final=True, b_value=b_value, seed=6, algorithm=algorithm)
 
 
@@ -351,7 +351,7 @@ def test_validate_accepts_valid_input():
     assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
 
 
-# kAuto's choices on the H200's 132 SMs (src/launch.cu, choose_algorithm; None: no max_seqlen hint),
+# kAuto's choices on the H200's 132 SMs (src/contract.cpp, choose_algorithm; None: no max_seqlen hint),
 # each checked bitwise against the same call with that algorithm forced and against the others. On
 # a GPU with another SM count the estimates move, so there the test only checks that auto equals
 # one of the three.
