@@ -9,9 +9,10 @@
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
-//     block's slot, then A and P (below);
-//   - the solver copies Kb and Qg into the slot's K-major operand, inverts I + A into T (two
-//     warps) and requests the raw inputs of the block after next;
+//     block's slot, and the vote on the range rule (below);
+//   - the solver forms A and P (below) from the staging; warps 0 and 1 invert I + A into T as soon
+//     as their half of A is formed, while warps 2 and 3 form P, request the raw inputs of the
+//     block after next and copy Kb and Qg into the slot's K-major operand;
 //   - the consumer holds S^T (64 x 128, fp32) in registers and runs the block's products as wgmma
 //     with S^T (or the previous product's accumulator) as A and the factors as B:
 //       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (m64n16, 16 k-steps each)
@@ -57,6 +58,7 @@ constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (con
 constexpr int kWvLd = kSliceV + 4;
 constexpr int kALd = kBlk + 1;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
+constexpr int kSolverBarrier = 2;        // the solver warpgroup
 constexpr int kInverseBarrier = 3;       // solver warps 0 and 1
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
@@ -71,7 +73,7 @@ struct Slot {
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
   float d[kK];
   float wv[kBlk][kWvLd];
-  float a[kBlk][kALd];  // A (fp32): the producer's, for the solver's inverse
+  float a[kBlk][kALd];  // A (fp32), for the inverse
 };
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read).
@@ -84,10 +86,11 @@ struct alignas(128) Smem {
   Slot slot[2];
   RawStage raw[2];
   // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
-  // TF32); the solver copies Kb and Qg into the slot's K-major operand.
+  // TF32), from which the solver forms A and P and copies Kb and Qg into the slot's K-major operand.
   float stage[2][3][kBlk][kStageLd];
   float t22[2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by solver warps 0 and 1
-  uint64_t full[2], empty[2], raw_full[2], a_full[2], stage_empty[2];
+  uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
+  uint64_t full[2], empty[2], raw_full[2], formed[2], stage_empty[2];
 };
 
 // The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
@@ -122,7 +125,7 @@ __device__ __forceinline__ float bf(uint16_t x) { return __uint_as_float(uint32_
 
 // One thread: the TMA copies of the block from token t0 into `r`, completing on `bar`.
 __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, int64_t t0, RawStage& r, uint64_t* bar) {
-  fence_proxy_async();  // the producer's generic reads of this stage (before its a_full arrivals) before the copies' writes
+  fence_proxy_async();  // this thread's generic reads of the stage before the copies' writes (other threads': a barrier)
   mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage)));
   const int y = int(t0);
   tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
@@ -271,33 +274,55 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
   }
 }
 
-// Warpgroup 2, per block once the producer has formed A (a_full): the raw inputs of block n + 2
-// requested (thread 96), [Kb; Qg] copied from the staging into the slot's K-major operand (thread
-// c: token c % 16, channel quads c / 16 + 8 m) and the staging released (stage_empty), T (warps 0
-// and 1); then the arrival on the block's full barrier.
+__device__ __forceinline__ void solver_sync() {
+  asm volatile("bar.sync %0, %1;\n" ::"n"(kSolverBarrier), "n"(kWarpgroup) : "memory");
+}
+
+// Warpgroup 2, per block once the producer has formed its part (formed): A and P, T, the copy of
+// [Kb; Qg] into the slot's K-major operand and the request of block n + 2's raw inputs (below);
+// then the arrival on the block's full barrier.
 __device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm) {
   const int c = threadIdx.x - 2 * kWarpgroup, warp = c / 32, lane = c % 32;
-  const int tok = c % kBlk, row = k_at_position(tok);
+  const float scale = p.r.value.scale;
   int64_t n = 0;
   for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
     Slot& slot = sm.slot[n & 1];
     const float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
-    mbarrier_wait(&sm.a_full[n & 1], uint32_t(n >> 1) & 1);
-    // The producer is done with raw stage n % 2 (it arrives on a_full after its last read): the
-    // copies of block n + 2 into it.
-    if (c == 96 && t0 + 2 * kBlk < it.sb.eos) issue_raw(p, it, t0 + 2 * kBlk, sm.raw[n & 1], &sm.raw_full[n & 1]);
-    float4 x[2][4];
+    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
+    mbarrier_wait(&sm.formed[n & 1], uint32_t(n >> 1) & 1);
+    // On the tensor-core path warps 0 and 1 form A's columns 8 w .. + 7, which are all that warp
+    // w's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
+    // inputs of block n + 2 and copy [Kb; Qg] into the slot meanwhile (A then T measured 2,800
+    // cycles per block against 3,000 with the four warps' barrier between A/P and T). The exact
+    // path forms A and P on all four warps, then the warpgroup's barrier.
+    const bool fast = sm.fast[n & 1];
+    if (fast) {
+      tensor_ap(stage, slot, warp, lane);
+    } else {
+      exact_ap(sm.raw[n & 1], len, scale, slot, warp, lane);
+      solver_sync();  // A complete, and every read of raw stage n % 2 done
+    }
+    if (warp < 2) {
+      mbarrier_arrive(&sm.stage_empty[n & 1]);
+      __syncwarp();  // the warp's A before its part of the inverse reads it
+      invert(sm.t22[n & 1], slot, warp, lane);
+    } else {
+      // The raw inputs of block n + 2 into raw stage n % 2: the producer read it before formed,
+      // the exact path before the barrier above.
+      if (c == 96 && t0 + 2 * kBlk < it.sb.eos) issue_raw(p, it, t0 + 2 * kBlk, sm.raw[n & 1], &sm.raw_full[n & 1]);
+      // Thread cc of warps 2 and 3: token cc % 16, channel quads cc / 16 + 4 m.
+      const int cc = c - 2 * 32, tok = cc % kBlk, row = k_at_position(tok);
 #pragma unroll
-    for (int m = 0; m < 4; ++m)
+      for (int mat = 0; mat < 2; ++mat) {
+        float4 x[8];
 #pragma unroll
-      for (int mat = 0; mat < 2; ++mat) x[mat][m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (c / kBlk + 8 * m)]);
-    mbarrier_arrive(&sm.stage_empty[n & 1]);
+        for (int m = 0; m < 8; ++m) x[m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (cc / kBlk + 4 * m)]);
 #pragma unroll
-    for (int m = 0; m < 4; ++m)
-#pragma unroll
-      for (int mat = 0; mat < 2; ++mat)
-        *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (c / kBlk + 8 * m), kK)]) = x[mat][m];
-    if (warp < 2) invert(sm.t22[n & 1], slot, warp, lane);
+        for (int m = 0; m < 8; ++m)
+          *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (cc / kBlk + 4 * m), kK)]) = x[m];
+      }
+      mbarrier_arrive(&sm.stage_empty[n & 1]);
+    }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     mbarrier_arrive(&sm.full[n & 1]);
   }
@@ -306,7 +331,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm) {
 // Warpgroup 0: every block of the item, into slot n % 2 once the consumer has released it. The
 // raw inputs of block n arrive in raw stage n % 2, copied two blocks ahead.
 __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
-  const int c = threadIdx.x, warp = c / 32, lane = c % 32;
+  const int c = threadIdx.x;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
   int64_t n = 0;
@@ -395,10 +420,9 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
       *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[4], wv[5], wv[6], wv[7]);
     }
     const bool fast = producer_sync_and(ok);
-    if (fast) tensor_ap(stage, slot, warp, lane);
-    else exact_ap(raw, len, scale, slot, warp, lane);
+    if (c == 0) sm.fast[n & 1] = fast;
     fence_proxy_async();  // this thread's writes of the slot before the products read them
-    mbarrier_arrive(&sm.a_full[n & 1]);  // A and the staging to the solver
+    mbarrier_arrive(&sm.formed[n & 1]);  // the staging, the raw stage and the vote to the solver
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
@@ -517,7 +541,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
       mbarrier_init(&sm.full[k], 2 * kWarpgroup);  // the producer's and the solver's threads
-      mbarrier_init(&sm.a_full[k], kWarpgroup);
+      mbarrier_init(&sm.formed[k], kWarpgroup);
       mbarrier_init(&sm.stage_empty[k], kWarpgroup);
       mbarrier_init(&sm.empty[k], kWarpgroup);
       mbarrier_init(&sm.raw_full[k], 1);
