@@ -272,7 +272,7 @@ Status check_forward(const ForwardArgs& a) {
 }
 
 // kAuto's choice (docs/design.md, "Three algorithms"), from sizes alone (no read of cu_seqlens):
-// the algorithm with the smallest estimated GPU time, for sequences of at most 64 tokens (past
+// the algorithm with the smallest estimated GPU time, for sequences of at most 256 tokens (past
 // that the chunked path is taken). The longest sequence L is at most T - N + 1 (every sequence
 // has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted to the
 // crossover measured on the lent H200 (docs/performance.md, "The fused path"):
@@ -280,12 +280,12 @@ Status check_forward(const ForwardArgs& a) {
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
 //   fused: its N Hv kFusedSlices CTAs, one per SM at a time, each a chain of ceil(L / 16) blocks:
-//     1 + rounds x (5 + 1.9 ceil(L / 16)); only up to kFusedMaxSequences sequences, since each
+//     1 + rounds x (5 + 1.8 ceil(L / 16)); only up to kFusedMaxSequences sequences, since each
 //     of its CTAs checks all N + 1 offsets of cu_seqlens (fused.cu), which the estimate omits;
-//   chunked, every sequence one chunk: at least 16 (phase 1's first item, then the pass), else
-//     8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128) on 132 SMs (a phase-1 item per sequence and key
-//     head, a pass CTA per sequence and value head).
-constexpr int64_t kShortMaxLength = 64;
+//   chunked, every sequence a chunk or a few: at least 14.5 + 0.032 L (phase 1's first item, then
+//     the pass), else 8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128 + max(0, L - 64) / 100) on 132 SMs
+//     (a phase-1 item per chunk and key head, a pass CTA per sequence and value head).
+constexpr int64_t kShortMaxLength = 256;
 constexpr int64_t kFusedMaxSequences = 4096;
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
@@ -298,9 +298,10 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
                                                : 2.0 + rounds(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
   const double fused_us = sh.N > kFusedMaxSequences
                               ? HUGE_VAL
-                              : 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.9 * double((longest + 15) / 16));
+                              : 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.8 * double((longest + 15) / 16));
   const double chunked_us =
-      std::max(16.0, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) * (1.0 + L / 128.0) * 132.0 / double(sms));
+      std::max(14.5 + 0.032 * L, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) *
+                                         (1.0 + L / 128.0 + std::max(0.0, L - 64.0) / 100.0) * 132.0 / double(sms));
   if (recurrent_us <= fused_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
   return fused_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
 }

@@ -204,10 +204,12 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
   const Choice choices[] = {
       {{64}, 16, 16, 0, Algorithm::kFused},         {ones32, 2, 4, 0, Algorithm::kRecurrent},
       {{40, 1, 1}, 4, 8, 0, Algorithm::kFused},     {{64}, 16, 32, 0, Algorithm::kFused},
-      {{65}, 16, 16, 0, Algorithm::kChunked},       {{96}, 16, 16, 96, Algorithm::kChunked},
+      {{65}, 16, 16, 0, Algorithm::kFused},         {{96}, 16, 16, 96, Algorithm::kFused},
       {fours20, 4, 8, 0, Algorithm::kChunked},      {fours20, 4, 8, 4, Algorithm::kRecurrent},
       {ones16, 4, 16, 0, Algorithm::kRecurrent},    {{100, 37, 64}, 4, 8, 0, Algorithm::kChunked},
       {sixteens8, 16, 16, 16, Algorithm::kFused},   {{16}, 16, 16, 0, Algorithm::kRecurrent},
+      {{257}, 16, 16, 0, Algorithm::kChunked},      {{192}, 16, 16, 0, Algorithm::kChunked},
+      {{128}, 16, 32, 0, Algorithm::kChunked},      {{96}, 16, 64, 0, Algorithm::kFused},
   };
   for (const Choice& c : choices) {
     gdn2::ProblemShape sh;
@@ -225,11 +227,11 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
   }
 }
 
-// Past 64 tokens (by the hint or by T - N + 1) kAuto takes the chunked path on any SM count; a
+// Past 256 tokens (by the hint or by T - N + 1) kAuto takes the chunked path on any SM count; a
 // wrong hint only moves the choice.
 TEST(AutoChoice, LongSequencesTakeTheChunkedPath) {
   for (int64_t sms : {1, 78, 114, 132, 1000})
-    for (int64_t hint : {0, 65, 4096}) {
+    for (int64_t hint : {0, 257, 4096}) {
       gdn2::ProblemShape sh;
       sh.T = 5000, sh.N = 3, sh.Hq = 16, sh.Hv = 32;
       ForwardArgs a;

@@ -357,10 +357,12 @@ def test_validate_accepts_valid_input():
 # one of the three.
 AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
         ((40, 1, 1), 4, 8, None, "fused"), ((64,), 16, 32, None, "fused"),
-        ((65,), 16, 16, None, "chunked"), ((96,), 16, 16, 96, "chunked"),
+        ((65,), 16, 16, None, "fused"), ((96,), 16, 16, 96, "fused"),
         ((4,) * 20, 4, 8, None, "chunked"), ((4,) * 20, 4, 8, 4, "recurrent"),
         ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "chunked"),
-        ((16,) * 8, 16, 16, 16, "fused"), ((16,), 16, 16, None, "recurrent")]
+        ((16,) * 8, 16, 16, 16, "fused"), ((16,), 16, 16, None, "recurrent"),
+        ((257,), 16, 16, None, "chunked"), ((192,), 16, 16, None, "chunked"),
+        ((128,), 16, 32, None, "chunked"), ((96,), 16, 64, None, "fused")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,max_seqlen,expected", AUTO,
