@@ -275,7 +275,8 @@ Status check_forward(const ForwardArgs& a) {
 // the algorithm with the smallest estimated GPU time, for sequences of at most 256 tokens (past
 // that the chunked path is taken). The longest sequence L is at most T - N + 1 (every sequence
 // has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted to the
-// crossover measured on the lent H200 (docs/performance.md, "The fused path"):
+// crossover measured on the lent H200 (docs/performance.md, "The fused path" and "The fused path's
+// solver", step 7):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
