@@ -5,24 +5,27 @@
 // 16 us and the recurrent path's token chain is too long (docs/design.md, "Three algorithms").
 // Correct for any length and any finite g: a long sequence only takes longer.
 //
-// One CTA per (sequence, value head, slice of 64 value channels), three warpgroups:
+// One CTA per (sequence, value head, slice of 64 value channels), four warpgroups:
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
 //     block's slot, and the vote on the range rule (below);
-//   - the solver forms A and P (below) from the staging; warps 0 and 1 invert I + A into T as soon
-//     as their half of A is formed, while warps 2 and 3 form P, request the raw inputs of the
-//     block after next and copy Kb and Qg into the slot's K-major operand;
+//   - two solvers, one per block parity, each form A and P (below) from the staging; their warps
+//     0 and 1 invert I + A into T as soon as their half of A is formed, while warps 2 and 3 form
+//     P, request the raw inputs of the block after next and copy Kb and Qg into the slot's
+//     K-major operand;
 //   - the consumer holds S^T (64 x 128, fp32) in registers and runs the block's products as wgmma
 //     with S^T (or the previous product's accumulator) as A and the factors as B:
-//       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (m64n16, 16 k-steps each)
+//       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (one m64n32 product, 16 k-steps)
 //       U^T = R^T T^T;   -O^T = -O1^T - U^T P^T;   S^T <- S^T diag(D) + U^T Kend
 //     where, for the block's tokens i, j and key channel c (d: the per-token decay factors, r_i
 //     their product over the block's tokens up to i):
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
-// Two slots alternate between blocks (full/empty mbarriers), so the producer and the solver form
-// block n + 1 while the consumer runs block n; staging tiles and raw stages alternate too.
+// Two slots alternate between blocks (full/empty mbarriers); staging tiles and raw stages
+// alternate too. The producer and the solvers form block n + 1 and n + 2 while the consumer runs
+// block n: only their stores into a slot wait for the consumer to release it, so a solver's A -> T
+// chain (about 2,500 SM cycles) spans two blocks of the consumer.
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
@@ -49,17 +52,20 @@ constexpr int kSliceV = 64;              // value channels per CTA
 constexpr int kSlices = kFusedSlices;
 static_assert(kSlices * kSliceV == kV, "the slices cover V");
 constexpr int kWarpgroup = 128;
-constexpr int kThreads = 3 * kWarpgroup;  // warpgroup 0 produces, 1 consumes, 2 solves
-// Registers per thread after setmaxnreg: 128 x (168 + 224 + 112) = 64512 of the 65536.
-constexpr int kProducerRegs = 168, kConsumerRegs = 224, kSolverRegs = 112;
-static_assert(kWarpgroup * (kProducerRegs + kConsumerRegs + kSolverRegs) <= 65536 && 65536 / kThreads / 8 * 8 == kProducerRegs,
-              "the register file: the producer keeps what __launch_bounds__ gives every thread");
+constexpr int kSolvers = 2;               // solver warpgroups, one per block parity
+constexpr int kThreads = (2 + kSolvers) * kWarpgroup;  // warpgroup 0 produces, 1 consumes, 2 and 3 solve
+// Registers per thread after setmaxnreg: 128 x (112 + 224 + 2 x 88) = 65536; __launch_bounds__
+// gives every thread 128 at the start.
+constexpr int kProducerRegs = 112, kConsumerRegs = 224, kSolverRegs = 88;
+static_assert(kWarpgroup * (kProducerRegs + kConsumerRegs + kSolvers * kSolverRegs) <= 65536 &&
+                  65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
+              "the register file");
 constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (conflict-free columns and rows)
 constexpr int kWvLd = kSliceV + 4;
 constexpr int kALd = kBlk + 1;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
-constexpr int kSolverBarrier = 2;        // the solver warpgroup
-constexpr int kInverseBarrier = 3;       // solver warps 0 and 1
+constexpr int kSolverBarrier = 2;        // solver warpgroup w: 2 + 2 w
+constexpr int kInverseBarrier = 3;       // its warps 0 and 1: 3 + 2 w
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
 static_assert(kK == 128 && kWarpgroup == 128 && kSliceV == 64, "layout of this file");
@@ -73,8 +79,8 @@ struct Slot {
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
   float d[kK];
   float wv[kBlk][kWvLd];
-  float a[kBlk][kALd];  // A (fp32), for the inverse
 };
+using ATile = float[kBlk][kALd];  // A (fp32), the inverse's input: a solver warpgroup's own
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read).
 struct RawStage {
@@ -88,7 +94,8 @@ struct alignas(128) Smem {
   // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
   // TF32), from which the solver forms A and P and copies Kb and Qg into the slot's K-major operand.
   float stage[2][3][kBlk][kStageLd];
-  float t22[2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by solver warps 0 and 1
+  ATile a[kSolvers];
+  float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
   uint64_t full[2], empty[2], raw_full[2], formed[2], stage_empty[2];
 };
@@ -139,7 +146,7 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
 // The exact path for A and P, from the raw stage: rows i = warp + 4 m; lane l sums channels
 // 4 l .. 4 l + 3 with the decays as running products, then the warp sums over lanes. Tokens past
 // the sequence's end (len) count as zero keys with decay 1.
-__device__ void exact_ap(const RawStage& raw, int len, float scale, Slot& slot, int warp, int lane) {
+__device__ void exact_ap(const RawStage& raw, int len, float scale, ATile& a, Slot& slot, int warp, int lane) {
   const int c0 = 4 * lane;
   auto quad = [&](const uint16_t (&x)[kBlk][kK], int t) {
     const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c0]);
@@ -172,7 +179,7 @@ __device__ void exact_ap(const RawStage& raw, int len, float scale, Slot& slot, 
         pm += __shfl_xor_sync(0xffffffffu, pm, o);
       }
       if (lane == 0) {
-        slot.a[i][j] = pa;
+        a[i][j] = pa;
         slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(pm);
       }
     }
@@ -180,8 +187,11 @@ __device__ void exact_ap(const RawStage& raw, int len, float scale, Slot& slot, 
 }
 
 // The tensor-core path for A and P: warp w forms columns 8 (w % 2) .. + 7 of A (w < 2) or P
-// (stage: Kb, Qg, k / r, already TF32), masked to the (strict) lower triangle.
-__device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], Slot& slot, int warp, int lane) {
+// (stage: Kb, Qg, k / r, already TF32), masked to the (strict) lower triangle; P's warps call
+// wait_slot() before they store into the slot.
+template <class WaitSlot>
+__device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], ATile& a, Slot& slot, int warp, int lane,
+                          WaitSlot wait_slot) {
   const int g = lane >> 2, q = lane & 3, nt = warp & 1, mat = warp >> 1;
   // ldmatrix on fp32 rows (each 8 x 8 b16 matrix is 8 rows x 4 fp32): A's matrices are rows
   // 0-7 / 8-15 x columns 8 s .. + 3 / 8 s + 4 .. + 7; B's are rows 8 nt .. + 7 x the four column
@@ -198,27 +208,35 @@ __device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], Slot& slot, i
     mma_tf32_frag(acc[s & 3], a0, b[0], b[1]);
     mma_tf32_frag(acc[(s + 1) & 3], a1, b[2], b[3]);
   }
+  if (mat == 1) wait_slot();
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const int i = g + 8 * (r >> 1), j = 8 * nt + 2 * q + (r & 1);
     const float v = (acc[0][r] + acc[1][r]) + (acc[2][r] + acc[3][r]);
-    if (mat == 0) slot.a[i][j] = j < i ? v : 0.f;
+    if (mat == 0) a[i][j] = j < i ? v : 0.f;
     else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
   }
 }
 
 // T = (I + A)^{-1} on solver warps 0 and 1, in 8 x 8 blocks (lane j < 8 holds column j): warp 1
-// inverts the lower diagonal block T22 by forward substitution and shares it (t22, one buffer per
-// slot, so that warp 1 never overwrites what warp 0 may still read); warp 0 the upper one T11,
-// and x = A21 T11[:, j]; after the two warps' barrier, warp 0 forms T21 = -T22 x.
-__device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane) {
+// inverts the lower diagonal block T22 by forward substitution and shares it (t22, two buffers
+// that alternate over the solver's blocks, so that warp 1 never overwrites what warp 0 may still
+// read); warp 0 the upper one T11, and x = A21 T11[:, j]; after the two warps' barrier (named
+// barrier `barrier`), warp 0 forms T21 = -T22 x. Each warp calls wait_slot() before it stores
+// into the slot.
+template <class WaitSlot>
+__device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane, int barrier,
+                       WaitSlot wait_slot) {
   constexpr int kH = kBlk / 2;
   const int j = lane & (kH - 1), base = warp == 1 ? kH : 0;
+  // A's elements are read one word at a time (volatile): a read widened to a neighbouring word
+  // that the other warp writes would be a (harmless, but reported) race.
+  const volatile float (&av)[kBlk][kALd] = a;
   float ad[kH][kH], tc[kH];  // the diagonal block of A (read before any store below)
 #pragma unroll
   for (int i = 0; i < kH; ++i)
 #pragma unroll
-    for (int m = 0; m < i; ++m) ad[i][m] = slot.a[base + i][base + m];
+    for (int m = 0; m < i; ++m) ad[i][m] = av[base + i][base + m];
 #pragma unroll
   for (int i = 0; i < kH; ++i) {
     float s0 = 0.f, s1 = 0.f;
@@ -231,6 +249,7 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
   }
   float x[kH];
   if (warp == 1) {
+    wait_slot();
     if (lane < kH) {
 #pragma unroll
       for (int i = 0; i < kH; ++i) {
@@ -244,7 +263,7 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
 #pragma unroll
     for (int i = 0; i < kH; ++i)
 #pragma unroll
-      for (int m = 0; m < kH; ++m) a21[i][m] = slot.a[kH + i][m];
+      for (int m = 0; m < kH; ++m) a21[i][m] = av[kH + i][m];
 #pragma unroll
     for (int i = 0; i < kH; ++i) {  // A21 T11[:, j]
       float s0 = 0.f, s1 = 0.f;
@@ -256,7 +275,7 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
       x[i] = s0 + s1;
     }
   }
-  asm volatile("bar.sync %0, 64;\n" ::"n"(kInverseBarrier) : "memory");
+  asm volatile("bar.sync %0, 64;\n" ::"r"(barrier) : "memory");
   if (warp == 0 && lane < kH) {
     float y[kH];
 #pragma unroll
@@ -266,6 +285,7 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
       for (int m = 0; m <= i; ++m) s = fmaf(t22[i][m], x[m], s);
       y[i] = -s;
     }
+    wait_slot();
 #pragma unroll
     for (int i = 0; i < kH; ++i) {
       slot.t[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(tc[i]);
@@ -274,44 +294,52 @@ __device__ void invert(float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane
   }
 }
 
-__device__ __forceinline__ void solver_sync() {
-  asm volatile("bar.sync %0, %1;\n" ::"n"(kSolverBarrier), "n"(kWarpgroup) : "memory");
+__device__ __forceinline__ void solver_sync(int w) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(kWarpgroup) : "memory");
 }
 
-// Warpgroup 2, per block once the producer has formed its part (formed): A and P, T, the copy of
-// [Kb; Qg] into the slot's K-major operand and the request of block n + 2's raw inputs (below);
-// then the arrival on the block's full barrier.
-__device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm) {
-  const int c = threadIdx.x - 2 * kWarpgroup, warp = c / 32, lane = c % 32;
+// Solver warpgroup w, per block n with n % 2 = w once the producer has formed its part (formed):
+// A and P, T, the copy of [Kb; Qg] into the slot's K-major operand and the request of block
+// n + 2's raw inputs (below); then the arrival on the block's full barrier. A is the warpgroup's
+// own tile and T is formed in registers, so only the stores into the slot wait for the consumer
+// to release it (block n - 2): the two solvers' chains overlap the consumer's blocks.
+__device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm, int w) {
+  const int c = threadIdx.x - (2 + w) * kWarpgroup, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
-  int64_t n = 0;
-  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
+  int64_t n = w;
+  for (int64_t t0 = it.sb.bos + w * kBlk; t0 < it.sb.eos; t0 += kSolvers * kBlk, n += kSolvers) {
     Slot& slot = sm.slot[n & 1];
     const float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
     const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
+    auto wait_slot = [&] {  // the consumer has released the slot (block n - 2)
+      if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    };
     mbarrier_wait(&sm.formed[n & 1], uint32_t(n >> 1) & 1);
-    // On the tensor-core path warps 0 and 1 form A's columns 8 w .. + 7, which are all that warp
-    // w's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
+    // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
+    // v's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
     // inputs of block n + 2 and copy [Kb; Qg] into the slot meanwhile (A then T measured 2,800
     // cycles per block against 3,000 with the four warps' barrier between A/P and T). The exact
     // path forms A and P on all four warps, then the warpgroup's barrier.
     const bool fast = sm.fast[n & 1];
     if (fast) {
-      tensor_ap(stage, slot, warp, lane);
+      tensor_ap(stage, sm.a[w], slot, warp, lane, wait_slot);
     } else {
-      exact_ap(sm.raw[n & 1], len, scale, slot, warp, lane);
-      solver_sync();  // A complete, and every read of raw stage n % 2 done
+      wait_slot();
+      solver_sync(w);  // every warp's reads of A for block n - 2 done
+      exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+      solver_sync(w);  // A complete, and every read of raw stage n % 2 done
     }
     if (warp < 2) {
       mbarrier_arrive(&sm.stage_empty[n & 1]);
       __syncwarp();  // the warp's A before its part of the inverse reads it
-      invert(sm.t22[n & 1], slot, warp, lane);
+      invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     } else {
       // The raw inputs of block n + 2 into raw stage n % 2: the producer read it before formed,
       // the exact path before the barrier above.
       if (c == 96 && t0 + 2 * kBlk < it.sb.eos) issue_raw(p, it, t0 + 2 * kBlk, sm.raw[n & 1], &sm.raw_full[n & 1]);
       // Thread cc of warps 2 and 3: token cc % 16, channel quads cc / 16 + 4 m.
       const int cc = c - 2 * 32, tok = cc % kBlk, row = k_at_position(tok);
+      wait_slot();
 #pragma unroll
       for (int mat = 0; mat < 2; ++mat) {
         float4 x[8];
@@ -323,13 +351,15 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm) {
       }
       mbarrier_arrive(&sm.stage_empty[n & 1]);
     }
+    wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
 
-// Warpgroup 0: every block of the item, into slot n % 2 once the consumer has released it. The
-// raw inputs of block n arrive in raw stage n % 2, copied two blocks ahead.
+// Warpgroup 0: every block of the item, its staging tiles in stage n % 2 and its part of the slot
+// in slot n % 2 once the consumer has released it. The raw inputs of block n arrive in raw stage
+// n % 2, copied two blocks ahead.
 __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
@@ -402,6 +432,11 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
         wv[2 * e + 1] = tok < len ? __uint_as_float(va[e] & 0xffff0000u) * __uint_as_float(wa[e] & 0xffff0000u) : 0.f;
       }
     }
+    // The staging, the raw stage's last read and the vote to the solver; then the slot's part of
+    // the producer once the consumer has released it (block n - 2).
+    const bool fast = producer_sync_and(ok);
+    if (c == 0) sm.fast[n & 1] = fast;
+    mbarrier_arrive(&sm.formed[n & 1]);
     if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     {
       float e = 1.f, ke[kBlk];
@@ -419,10 +454,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
       *reinterpret_cast<float4*>(dst) = make_float4(wv[0], wv[1], wv[2], wv[3]);
       *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[4], wv[5], wv[6], wv[7]);
     }
-    const bool fast = producer_sync_and(ok);
-    if (c == 0) sm.fast[n & 1] = fast;
     fence_proxy_async();  // this thread's writes of the slot before the products read them
-    mbarrier_arrive(&sm.formed[n & 1]);  // the staging, the raw stage and the vote to the solver
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
@@ -452,6 +484,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
     uint32_t sa[kK / 2];
     acc_to_a<kK / 8>(st, sa);
     mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
+    // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
+    // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.)
+    float x[16];
+    fence_operands(x);
+    fence_operands(sa);
+    wgmma_fence();
+    wgmma_issue<32, -1, kK, kK / 8, false>(x, sa, slot.kq);
+    wgmma_commit();
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
 #pragma unroll
     for (int j = 0; j < 2; ++j)
@@ -459,17 +499,11 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
       for (int h = 0; h < 2; ++h)
 #pragma unroll
         for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = slot.wv[8 * j + 2 * tq + e][row + 8 * h];
-    fence_operands(rt);
-    fence_operands(on);
-    fence_operands(sa);
-    wgmma_fence();
-    wgmma_issue<16, -1, kK, kK / 8>(rt, sa, slot.kq);
-    wgmma_issue<16, -1, kK, kK / 8, false>(on, sa, slot.kq + kBlk * kK);
-    wgmma_commit();
     wgmma_wait<0>();
-    fence_operands(rt);
-    fence_operands(on);
+    fence_operands(x);
     fence_operands(sa);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) rt[i] += x[i], on[i] = x[8 + i];
 
     uint32_t ra[8];
     acc_to_a<2>(rt, ra);
@@ -540,7 +574,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   }
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
-      mbarrier_init(&sm.full[k], 2 * kWarpgroup);  // the producer's and the solver's threads
+      mbarrier_init(&sm.full[k], 2 * kWarpgroup);  // the producer's and the slot's solver's threads
       mbarrier_init(&sm.formed[k], kWarpgroup);
       mbarrier_init(&sm.stage_empty[k], kWarpgroup);
       mbarrier_init(&sm.empty[k], kWarpgroup);
@@ -557,19 +591,20 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // be executed by whole warpgroups).
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
     produce(p, it, sm);
   } else if (wg == 1) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
     consume(p, it, sm);
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kSolverRegs));
-    solve(p, it, sm);
+    solve(p, it, sm, wg - 2);
   }
 }
 
 }  // namespace fused
 
-// One CTA per (sequence, value head, 64 value channels), 384 threads, dynamic shared memory; no
+// One CTA per (sequence, value head, 64 value channels), 512 threads, dynamic shared memory; no
 // workspace. The TMA descriptors of the raw inputs are encoded here, per call.
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
