@@ -54,15 +54,15 @@ static_assert(kSlices * kSliceV == kV, "the slices cover V");
 constexpr int kWarpgroup = 128;
 constexpr int kSolvers = 2;               // solver warpgroups, one per block parity
 constexpr int kThreads = (2 + kSolvers) * kWarpgroup;  // warpgroup 0 produces, 1 consumes, 2 and 3 solve
-// Registers per thread after setmaxnreg: 128 x (112 + 224 + 2 x 88) = 65536; __launch_bounds__
+// Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) = 65536; __launch_bounds__
 // gives every thread 128 at the start.
-constexpr int kProducerRegs = 112, kConsumerRegs = 224, kSolverRegs = 88;
+constexpr int kProducerRegs = 96, kConsumerRegs = 224, kSolverRegs = 96;
 static_assert(kWarpgroup * (kProducerRegs + kConsumerRegs + kSolvers * kSolverRegs) <= 65536 &&
                   65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
               "the register file");
 constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (conflict-free columns and rows)
 constexpr int kWvLd = kSliceV + 4;
-constexpr int kALd = kBlk + 1;
+constexpr int kALd = 12;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
 constexpr int kSolverBarrier = 2;        // solver warpgroup w: 2 + 2 w
 constexpr int kInverseBarrier = 3;       // its warps 0 and 1: 3 + 2 w
@@ -80,7 +80,10 @@ struct Slot {
   float d[kK];
   float wv[kBlk][kWvLd];
 };
-using ATile = float[kBlk][kALd];  // A (fp32), the inverse's input: a solver warpgroup's own
+// A (fp32), the inverse's input, a solver warpgroup's own: its column halves apart (columns
+// 8 h .. + 7 in a[h]), each read and written by one warp only, rows of 48 bytes so that no read
+// (the compiler widens some to 16 bytes) reaches a word of the other half.
+using ATile = float[2][kBlk][kALd];
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read).
 struct RawStage {
@@ -179,7 +182,7 @@ __device__ void exact_ap(const RawStage& raw, int len, float scale, ATile& a, Sl
         pm += __shfl_xor_sync(0xffffffffu, pm, o);
       }
       if (lane == 0) {
-        a[i][j] = pa;
+        a[j / 8][i][j % 8] = pa;
         slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(pm);
       }
     }
@@ -213,7 +216,7 @@ __device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], ATile& a, Slo
   for (int r = 0; r < 4; ++r) {
     const int i = g + 8 * (r >> 1), j = 8 * nt + 2 * q + (r & 1);
     const float v = (acc[0][r] + acc[1][r]) + (acc[2][r] + acc[3][r]);
-    if (mat == 0) a[i][j] = j < i ? v : 0.f;
+    if (mat == 0) a[nt][i][j % 8] = j < i ? v : 0.f;
     else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
   }
 }
@@ -229,14 +232,12 @@ __device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot& slot, in
                        WaitSlot wait_slot) {
   constexpr int kH = kBlk / 2;
   const int j = lane & (kH - 1), base = warp == 1 ? kH : 0;
-  // A's elements are read one word at a time (volatile): a read widened to a neighbouring word
-  // that the other warp writes would be a (harmless, but reported) race.
-  const volatile float (&av)[kBlk][kALd] = a;
+  const float* ad_row = &a[warp][base][0];  // the diagonal block, in the warp's own column half
   float ad[kH][kH], tc[kH];  // the diagonal block of A (read before any store below)
 #pragma unroll
   for (int i = 0; i < kH; ++i)
 #pragma unroll
-    for (int m = 0; m < i; ++m) ad[i][m] = av[base + i][base + m];
+    for (int m = 0; m < i; ++m) ad[i][m] = ad_row[i * kALd + m];
 #pragma unroll
   for (int i = 0; i < kH; ++i) {
     float s0 = 0.f, s1 = 0.f;
@@ -263,7 +264,7 @@ __device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot& slot, in
 #pragma unroll
     for (int i = 0; i < kH; ++i)
 #pragma unroll
-      for (int m = 0; m < kH; ++m) a21[i][m] = av[kH + i][m];
+      for (int m = 0; m < kH; ++m) a21[i][m] = a[0][kH + i][m];
 #pragma unroll
     for (int i = 0; i < kH; ++i) {  // A21 T11[:, j]
       float s0 = 0.f, s1 = 0.f;
