@@ -1,7 +1,11 @@
 """Where each algorithm wins: GPU time (CUDA-graph replay) of the chunked, recurrent and fused
 algorithms, forced, on small and short-sequence problems, and which one "auto" picks (src/launch.cu).
 
-    PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR]
+    PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR] [--set short|long]
+
+--set long times batches of longer sequences (512 to 4096 tokens, equal or mixed lengths), where
+the fused path's one CTA chain per sequence competes with the chunked path only when there are
+enough sequences; recurrent is not timed there (--algorithms chunked,fused is the default).
 
 Writes DIR/crossover.json and DIR/crossover.md (default: bench/results/<date>-<gpu>-crossover).
 "auto" is read twice: without a max_seqlen hint (kAuto then assumes the longest sequence is
@@ -41,23 +45,40 @@ SHAPES = (
        ("2x512-hv16", (512,) * 2, 16, 16), ("1x96-hv64", (96,), 16, 64), ("1x32-hv16-h0", (32,), 16, 16)]
 )
 
+# Batches of longer sequences (--set long): (name, lengths, Hq, Hv); "mixed" lengths are uniform
+# in [1, L] (gdn2.testing.random_lengths, seed 103 as the benchmark's N64-MIXED rows).
+def long_shapes(random_lengths):
+    equal = [(n, t) for t in (512, 1024, 2048, 4096) for n in (2, 4, 8, 16, 32) if n * t <= 32768]
+    return (
+        [(f"{n}x{t}-hv16", (t,) * n, 16, 16) for n, t in equal]
+        + [(f"{n}x{t}-hv32", (t,) * n, 16, 32) for n, t in ((4, 1024), (8, 1024), (8, 2048), (16, 1024))]
+        + [(f"mixed{n}x{t}-hv{hv}", random_lengths(n, 1, t, seed=103), 16, hv)
+           for n, t, hv in ((64, 512, 16), (64, 512, 32), (32, 1024, 16), (128, 256, 16), (16, 2048, 16))]
+    )
+
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="")
     p.add_argument("--replays", type=int, default=30)
     p.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
-    p.add_argument("--algorithms", default=",".join(ALGORITHMS), help="which ones to time")
+    p.add_argument("--set", choices=("short", "long"), default="short",
+                   help="short: the one-launch paths' crossover (default); long: batches of longer sequences")
+    p.add_argument("--algorithms", default="", help="which ones to time (default: all three; chunked,fused for --set long)")
     args = p.parse_args()
     import torch
     import gdn2
     from gdn2 import testing
 
+    shapes = SHAPES if args.set == "short" else long_shapes(testing.random_lengths)
+    if not args.algorithms:
+        args.algorithms = ",".join(ALGORITHMS) if args.set == "short" else "chunked,fused"
+
     rows = []
     with torch.inference_mode():
         wanted = [x for x in args.shapes.split(",") if x]
         timed = [x for x in args.algorithms.split(",") if x]
-        for name, lengths, hq, hv in SHAPES:
+        for name, lengths, hq, hv in shapes:
             if wanted and name not in wanted:
                 continue
             inp = testing.make_inputs(lengths, hq, hv, kind="model", initial_state=name.endswith("-h0"),
@@ -87,14 +108,14 @@ def main():
                 calls = 20 if sum(lengths) * hv <= 1 << 14 else 4
                 rec[f"{a}_us"] = 1e3 * statistics.median(
                     graph_time_ms(torch, lambda a=a: call(a), calls, args.replays))
-            rec["best"] = min(timed, key=lambda a: rec[f"{a}_us"]) if len(timed) == len(ALGORITHMS) else "-"
+            rec["best"] = min(timed, key=lambda a: rec[f"{a}_us"])  # of the algorithms timed
             times = "  ".join(f"{a} {rec[f'{a}_us']:8.1f} us" for a in ALGORITHMS)
             print(f"{name:16s} T={rec['T']:5d} N={rec['N']:4d} Hv={hv:3d}  {times}  "
                   f"best {rec['best']:9s} auto {rec['auto']} (with max_seqlen {rec['auto_hint']})",
                   flush=True)
             rows.append(rec)
 
-    out_dir = args.out or f"{default_out_dir(torch)}-crossover"
+    out_dir = args.out or f"{default_out_dir(torch)}-crossover" + ("" if args.set == "short" else "-long")
     os.makedirs(out_dir, exist_ok=True)
     meta = metadata(torch, gdn2, 0.0, "not run")
     del meta["copy_bandwidth_tb_s"], meta["fla_import_error"]
