@@ -13,12 +13,14 @@ For every row:
     run; % of floor = floor / ours;
   * accuracy: norm-relative error of ours (and FLA) against the fp64 tokenwise reference.
 Also the host overhead of the Python call on a tiny problem (event time minus graph time).
+With --max-seqlen every call of ours passes max_seqlen = the row's longest sequence (the hint a
+serving engine has in its batch metadata), which algorithm="auto" reads; without it, none.
 
 Writes results.json, results.md and chart.png to --out (default bench/results/<date>-<gpu>/)
 and prints the markdown table last. Without a GPU it says so and exits 0.
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
-                              [--rows S1,L32K] [--no-accuracy]
+                              [--rows S1,L32K] [--no-accuracy] [--max-seqlen]
 """
 
 import argparse
@@ -58,6 +60,8 @@ def parse_args():
     p.add_argument("--no-fla", action="store_true", help="skip FLA even when it is installed")
     p.add_argument("--no-accuracy", action="store_true", help="skip the fp64 reference")
     p.add_argument("--rows", default="", help="comma-separated row-name prefixes to run")
+    p.add_argument("--max-seqlen", action="store_true",
+                   help="pass max_seqlen (the row's longest sequence) to every call of ours")
     return p.parse_args()
 
 
@@ -118,13 +122,14 @@ def timed_calls(torch, call, args):
     return first_ms, result, event_times_ms(torch, call, args.iters)
 
 
-def ours_fn(gdn2, inp, row):
+def ours_fn(gdn2, inp, row, hint=False):
     q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
     cu, h0, final = inp["cu_seqlens"], inp["initial_state"], row.final_state
+    max_seqlen = max(row.lengths) if hint else None
 
     def call():
         return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu, initial_state=h0,
-                               output_final_state=final)
+                               output_final_state=final, max_seqlen=max_seqlen)
     return call
 
 
@@ -187,7 +192,7 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
            "inputs": row.kind, "seed": row.seed, "floor_bytes": floor_b,
            "floor_us": floor_b / bandwidth * 1e6}
 
-    call = ours_fn(gdn2, inp, row)
+    call = ours_fn(gdn2, inp, row, args.max_seqlen)
     try:
         rec["first_call_ms"], result, ev = timed_calls(torch, call, args)
         rec["events_us"] = statistics.median(ev) * 1e3
@@ -259,7 +264,7 @@ def host_overhead(torch, gdn2, testing, args):
     row = Row("TINY-T16-H1", (16,), 1, 1, False, False, "gentle", 7)
     inp = testing.row_inputs(row, device="cuda")
     x = torch.zeros(16, device="cuda")
-    calls = {"ours": ours_fn(gdn2, inp, row), "torch_add": lambda: x.add_(1.0)}
+    calls = {"ours": ours_fn(gdn2, inp, row, args.max_seqlen), "torch_add": lambda: x.add_(1.0)}
     samples = {name: {"events_us": [], "graph_us": [], "host_wall_us_per_call": []} for name in calls}
     for call in calls.values():
         for _ in range(max(args.warmup, 10)):
@@ -465,6 +470,7 @@ def main():
     protocol = {
         "events": f"CUDA events around the public Python call, median of {args.iters} after "
                   f"{args.warmup} warm-up calls",
+        "max_seqlen": "passed to ours (the row's longest sequence)" if args.max_seqlen else "not passed",
         "graph": "CUDA-graph replay, GPU time per call (median; several calls per graph for "
                  "small rows)",
         "first_call": "wall time of the row's first call, synchronised, setup excluded",
