@@ -445,7 +445,6 @@ def test_state_carry_across_a_split():
     assert norm_rel_error(h2, h_all.double()) <= STATE_TOL
 
 
-
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_graph_of_chained_calls(algorithm):
     """Two calls in one CUDA graph, the second reading the first's output (as v) and final state
