@@ -280,9 +280,11 @@ Status check_forward(const ForwardArgs& a) {
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
-//   fused: its N Hv kFusedSlices CTAs, one per SM at a time, each a chain of ceil(L / 16) blocks:
-//     1 + rounds x (5 + 1.8 ceil(L / 16)); only up to kFusedMaxSequences sequences, since each
-//     of its CTAs checks all N + 1 offsets of cu_seqlens (fused.cu), which the estimate omits;
+//   fused: N Hv 2 CTAs of 64 value channels, one per SM at a time, each a chain of ceil(L / 16)
+//     blocks: 1 + rounds x (5 + 1.8 ceil(L / 16)); only up to kFusedMaxSequences sequences, since
+//     each of its CTAs checks all N + 1 offsets of cu_seqlens (fused.cuh), which the estimate
+//     omits. Fitted on the 64-channel form alone: past one wave the launch takes the 128-channel
+//     form (kernel_params.h, fused_slices), with half the CTAs, which the estimate does not count yet;
 //   chunked, every sequence a chunk or a few: at least 14.5 + 0.032 L (phase 1's first item, then
 //     the pass), else 8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128 + max(0, L - 64) / 100) on 132 SMs
 //     (a phase-1 item per chunk and key head, a pass CTA per sequence and value head).
@@ -299,7 +301,7 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
                                                : 2.0 + rounds(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
   const double fused_us = sh.N > kFusedMaxSequences
                               ? HUGE_VAL
-                              : 1.0 + rounds(sh.N * sh.Hv * kernels::kFusedSlices, sms) * (5.0 + 1.8 * double((longest + 15) / 16));
+                              : 1.0 + rounds(sh.N * sh.Hv * 2, sms) * (5.0 + 1.8 * double((longest + 15) / 16));
   const double chunked_us =
       std::max(14.5 + 0.032 * L, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) *
                                          (1.0 + L / 128.0 + std::max(0.0, L - 64.0) / 100.0) * 132.0 / double(sms));

@@ -54,7 +54,8 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   return s;
 }
 
-// The one-launch paths (recurrent.cu, fused.cu): the same parameters, no workspace read.
+// The one-launch paths (recurrent.cu, fused_v64.cu / fused_v128.cu: kernel_params.h, fused_slices):
+// the same parameters, no workspace read.
 Status launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, Stream stream) {
   kernels::RecurrentParams r;
   r.value = value_params(a, sh);
@@ -63,7 +64,10 @@ Status launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fuse
   r.b = static_cast<const uint16_t*>(a.b.data);
   r.g = static_cast<const float*>(a.g.data);
   r.sms = multiprocessor_count(a.q.device);
-  const int err = fused ? kernels::launch_fused(r, stream) : kernels::launch_recurrent(r, stream);
+  int err = 0;
+  if (!fused) err = kernels::launch_recurrent(r, stream);
+  else if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) err = kernels::launch_fused_v64(r, stream);
+  else err = kernels::launch_fused_v128(r, stream);
   return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
 }
 

@@ -1,5 +1,5 @@
 // Value-side helpers shared by the state-pass kernels (state_pass_ss.cuh, state_pass_rs.cuh) and
-// the one-launch paths (recurrent.cu, fused.cu): where a chunk of a sequence lies, a one-launch
+// the one-launch paths (recurrent.cu, fused.cuh): where a chunk of a sequence lies, a one-launch
 // path's work items, phase 1's fault words and the fault path, and the unpacking of T and M stored
 // packed.
 #pragma once
@@ -58,7 +58,7 @@ __device__ __forceinline__ SliceWork slice_work(const StatePassParams& p, int s,
   return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, chunk_count(sb)};
 }
 
-// A work item of the one-launch paths (recurrent.cu, fused.cu): value channels [v0, v0 + V /
+// A work item of the one-launch paths (recurrent.cu, fused.cuh): value channels [v0, v0 + V /
 // kSlices) of value head h (key head hk) of sequence s. Items are numbered ((s Hv) + h) kSlices +
 // slice, so that consecutive items read the same key-side rows.
 struct SliceItem {

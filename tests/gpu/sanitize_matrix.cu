@@ -5,7 +5,7 @@
 //   chunk_factors (phase 1)            every case of the chunked path
 //   state_pass v32 / v64 / v128        chosen by N * Hv against the SM count (src/launch.cu); each
 //                                      with all four state modes (initial_state and final_state on/off)
-//   recurrent, fused                   the one-launch paths (forced, or chosen by kAuto), all four
+//   recurrent, fused v64 / v128        the one-launch paths (forced, or chosen by kAuto), all four
 //                                      state modes, and their own fault paths for cu_seqlens
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
@@ -193,7 +193,9 @@ std::vector<Case> the_matrix() {
 
   // The fused path: kAuto's choice on one sequence of 64 tokens of 16 heads, forced on eight
   // 40-token sequences, longer and mixed ones, tails and GVA 2/3/4; its faults (the bad g case
-  // also takes its exact path for A and P: an infinite decay); its CTAs are 384 threads.
+  // also takes its exact path for A and P: an infinite decay). Its 64-channel form where
+  // N * Hv * 2 <= SMs, else the 128-channel form (kernel_params.h, fused_slices): the cases
+  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too.
   m.push_back(fused_case(make_case("fused-auto-mha-T64", {0, 64}, 16, 16, false, false, false), true));
   m.push_back(fused_case(make_case("fused-gva2-8x40", offsets_of(std::vector<int64_t>(8, 40)), 2, 4, false, true, true)));
   m.push_back(fused_case(make_case("fused-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
@@ -205,6 +207,17 @@ std::vector<Case> the_matrix() {
                                    Fault::kCuSeqlens, /*T=*/200)));
   m.push_back(fused_case(make_case("fault-g-fused", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));
   m.push_back(fused_case(make_case("fault-values-fused", {0, 65, 128}, 2, 4, true, true, true, true,
+                                   Fault::kValues)));
+  m.push_back(fused_case(make_case("fused-v128-mha-rand40", offsets_of(random_lengths(40, 1, 150, 113)), 2, 2, true,
+                                   true, false)));
+  m.push_back(fused_case(make_case("fused-v128-gva4-T200", {0, 200}, 17, 68, false, false, true)));
+  m.push_back(fused_case(make_case("fused-v128-gva2-34x40", offsets_of(std::vector<int64_t>(34, 40)), 1, 2, false, true,
+                                   false)));
+  m.push_back(fused_case(make_case("fused-v128-mha-T33", {0, 33}, 72, 72, true, false, false)));
+  m.push_back(fused_case(make_case("fault-cu-fused-v128", {0, 40, 30, 120, 100}, 17, 17, true, true, false, true,
+                                   Fault::kCuSeqlens, /*T=*/200)));
+  m.push_back(fused_case(make_case("fault-g-fused-v128", {0, 65, 128}, 17, 34, true, true, false, true, Fault::kDecay)));
+  m.push_back(fused_case(make_case("fault-values-fused-v128", {0, 65, 128}, 17, 34, true, true, true, true,
                                    Fault::kValues)));
   return m;
 }
@@ -601,10 +614,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("device %d: sm_%d%d, %d SMs; state_pass v32 when N * Hv * 4 <= %d, else v64 when N * Hv * 2 <= %d, "
-              "else v128\n", dev, major, minor, sms, sms, sms);
-  constexpr int kVariantCount = 5;
+              "else v128; fused v64 when N * Hv * 2 <= %d, else v128\n", dev, major, minor, sms, sms, sms, sms);
+  constexpr int kVariantCount = 6;
   static const char* kVariants[kVariantCount] = {"state_pass v32", "state_pass v64", "state_pass v128", "recurrent",
-                                                 "fused"};
+                                                 "fused v64", "fused v128"};
 
   // Coverage of the in-contract cases: [variant][state mode], cu_seqlens dtypes, validate.
   bool covered[kVariantCount][4] = {}, cu32 = false, cu64 = false, validated = false;
@@ -615,7 +628,7 @@ int main(int argc, char** argv) {
     if (!skip.empty() && in_list(skip, c.name)) continue;
     const int64_t heads = c.N() * c.Hv;
     const int variant = c.path == gdn2::Algorithm::kRecurrent ? 3
-                        : c.path == gdn2::Algorithm::kFused   ? 4
+                        : c.path == gdn2::Algorithm::kFused   ? (heads * 2 <= sms ? 4 : 5)
                         : heads * 4 <= sms                    ? 0
                         : heads * 2 <= sms                    ? 1
                                                               : 2;

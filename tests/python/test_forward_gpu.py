@@ -222,10 +222,18 @@ def test_decays(decay, kind, lengths):
     run_case(lengths, 16, 16, initial=True, final=True, kind=kind, decay=decay, seed=4)
 
 
+# The fused path has two forms (src/kernels/kernel_params.h, fused_slices): 64 value channels per
+# CTA where the N Hv 2 CTAs fit on the SMs, else 128. On 132 SMs 16 value heads of three sequences
+# take the first, 48 the second (so do test_one_launch_lengths' 1x32 and rand100, and
+# test_one_launch_heads' hv32, hv48 and hv64).
+FUSED_FORMS = [16, 48]
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
+@pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_one_launch_decays(decay, algorithm):
-    run_case((65, 63, 1), 16, 16, initial=True, final=True, decay=decay, seed=4, algorithm=algorithm)
+def test_one_launch_decays(decay, hv, algorithm):
+    run_case((65, 63, 1), 16, hv, initial=True, final=True, decay=decay, seed=4, algorithm=algorithm)
 
 
 @pytest.mark.parametrize("decay", [("uniform", -50.0), ("const", -1000.0), None],
@@ -242,9 +250,10 @@ def test_erase_gate_extremes(b_value, kind, lengths):
 
 
 @pytest.mark.parametrize("b_value", [0.0, 1.0], ids=["b0", "b1"])
+@pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
-def test_one_launch_erase_gate_extremes(b_value, algorithm):
-    run_case((65, 63, 1), 16, 16, initial=True, final=True, b_value=b_value, seed=6, algorithm=algorithm)
+def test_one_launch_erase_gate_extremes(b_value, hv, algorithm):
+    run_case((65, 63, 1), 16, hv, initial=True, final=True, b_value=b_value, seed=6, algorithm=algorithm)
 
 
 # Magnitudes far from 1 and far apart: q x 2^-20, and each value channel (v and the initial state's

@@ -5,17 +5,21 @@
 // 16 us and the recurrent path's token chain is too long (docs/design.md, "Three algorithms").
 // Correct for any length and any finite g: a long sequence only takes longer.
 //
-// One CTA per (sequence, value head, slice of 64 value channels), four warpgroups:
+// One CTA per (sequence, value head, slice of 64 kConsumers value channels), four warpgroups
+// (fused_v64.cu: kConsumers = 1, two CTAs per head; fused_v128.cu: kConsumers = 2, one CTA per
+// head, which forms each block's key side once for all 128 channels):
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
 //     block's slot, and the vote on the range rule (below);
-//   - two solvers, one per block parity, each form A and P (below) from the staging; their warps
-//     0 and 1 invert I + A into T as soon as their half of A is formed, while warps 2 and 3 form
-//     P, request the raw inputs of the block after next and copy Kb and Qg into the slot's
-//     K-major operand;
-//   - the consumer holds S^T (64 x 128, fp32) in registers and runs the block's products as wgmma
-//     with S^T (or the previous product's accumulator) as A and the factors as B:
+//   - two solvers, one per block parity, each form A and P (below) from the staging, invert I + A
+//     into T, copy Kb and Qg into the slot's K-major operand and request the raw inputs of the
+//     block after next. With one consumer a solver is a warpgroup: its warps 0 and 1 form A's
+//     column halves and invert as soon as their half is formed, while warps 2 and 3 form P,
+//     request and copy. With two consumers the two solvers share a warpgroup, two warps each:
+//     each warp forms a column half of both A and P, then its part of T, and the pair copies;
+//   - each consumer holds its S^T (64 x 128, fp32) in registers and runs the block's products as
+//     wgmma with S^T (or the previous product's accumulator) as A and the factors as B:
 //       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (one m64n32 product, 16 k-steps)
 //       U^T = R^T T^T;   -O^T = -O1^T - U^T P^T;   S^T <- S^T diag(D) + U^T Kend
 //     where, for the block's tokens i, j and key channel c (d: the per-token decay factors, r_i
@@ -23,9 +27,9 @@
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
 // Two slots alternate between blocks (full/empty mbarriers); staging tiles and raw stages
-// alternate too. The producer and the solvers form block n + 1 and n + 2 while the consumer runs
-// block n: only their stores into a slot wait for the consumer to release it, so a solver's A -> T
-// chain (about 2,500 SM cycles) spans two blocks of the consumer.
+// alternate too. The producer and the solvers form block n + 1 and n + 2 while the consumers run
+// block n: only their stores into a slot wait for the consumers to release it, so a solver's
+// A -> T chain (about 2,500 SM cycles) spans two blocks of the consumers.
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
@@ -38,65 +42,81 @@
 // reduction index in plain order: the B operands keep their K dimension plain and store their
 // rows (N) in that "slot order" (row n = index k_position(n)); the state's columns (key channels)
 // are in slot order too, and so are w*v's and the output's tokens.
+#pragma once
+
 #include <algorithm>
 #include <atomic>
 
 #include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
 
-namespace gdn2::kernels {
-namespace fused {
+namespace gdn2::kernels::fused {
 
 constexpr int kBlk = 16;                 // tokens per block
-constexpr int kSliceV = 64;              // value channels per CTA
-constexpr int kSlices = kFusedSlices;
-static_assert(kSlices * kSliceV == kV, "the slices cover V");
+constexpr int kConsumerRows = 64;        // value channels per consumer warpgroup
 constexpr int kWarpgroup = 128;
-constexpr int kSolvers = 2;               // solver warpgroups, one per block parity
-constexpr int kThreads = (2 + kSolvers) * kWarpgroup;  // warpgroup 0 produces, 1 consumes, 2 and 3 solve
-// Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) = 65536; __launch_bounds__
-// gives every thread 128 at the start.
-constexpr int kProducerRegs = 96, kConsumerRegs = 224, kSolverRegs = 96;
-static_assert(kWarpgroup * (kProducerRegs + kConsumerRegs + kSolvers * kSolverRegs) <= 65536 &&
-                  65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
-              "the register file");
+constexpr int kSolvers = 2;              // solvers, one per block parity
+constexpr int kThreads = 4 * kWarpgroup;
 constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (conflict-free columns and rows)
-constexpr int kWvLd = kSliceV + 4;
 constexpr int kALd = 12;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
-constexpr int kSolverBarrier = 2;        // solver warpgroup w: 2 + 2 w
-constexpr int kInverseBarrier = 3;       // its warps 0 and 1: 3 + 2 w
+constexpr int kSolverBarrier = 2;        // solver w: 2 + 2 w
+constexpr int kInverseBarrier = 3;       // its warps 0 and 1 in the inverse: 3 + 2 w
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
-static_assert(kK == 128 && kWarpgroup == 128 && kSliceV == 64, "layout of this file");
+static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
+
+// What depends on the number of consumers: the value channels per CTA, the warpgroups' roles and
+// registers. One consumer: warpgroup 0 produces, 1 consumes, 2 and 3 solve (a warpgroup per
+// solver). Two: warpgroup 0 produces, 1 solves (two warps per solver), 2 and 3 consume.
+template <int kConsumers>
+struct Roles {
+  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static constexpr int kSliceV = kConsumerRows * kConsumers;  // value channels per CTA
+  static constexpr int kSlices = kV / kSliceV;
+  static constexpr int kSolverWarps = 4 / kConsumers;
+  static constexpr int kSolverThreads = 32 * kSolverWarps;
+  static constexpr int kFirstConsumer = kConsumers == 1 ? 1 : 2;                    // its warpgroup
+  static constexpr int kFirstSolverThread = (kConsumers == 1 ? 2 : 1) * kWarpgroup;  // solver 0's
+  // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
+  // = 65536; __launch_bounds__ gives every thread 128 at the start.
+  static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
+  static_assert(kWarpgroup * (kProducerRegs + kConsumers * kConsumerRegs + (4 - 1 - kConsumers) * kSolverRegs) <= 65536 &&
+                    65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
+                "the register file");
+};
 
 // One block's factors, consumed by the products as B operands (K-major, kmajor_offset; rows in
 // slot order), D (slot order) and w*v ([token slot][value channel]).
+template <int kConsumers>
 struct Slot {
   float kq[2 * kBlk * kK];  // [Kb; Qg]: rows 0..15 Kb, 16..31 Qg (token slots), K = key channel
   float t[kBlk * kBlk];     // T: rows token slots i, K = token j
   float p[kBlk * kBlk];     // P, as T
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
   float d[kK];
-  float wv[kBlk][kWvLd];
+  float wv[kBlk][Roles<kConsumers>::kSliceV + 4];
 };
-// A (fp32), the inverse's input, a solver warpgroup's own: its column halves apart (columns
-// 8 h .. + 7 in a[h]), each read and written by one warp only, rows of 48 bytes so that no read
-// (the compiler widens some to 16 bytes) reaches a word of the other half.
+// A (fp32), the inverse's input, a solver's own: its column halves apart (columns 8 h .. + 7 in
+// a[h]), each read and written by one warp only, rows of 48 bytes so that no read (the compiler
+// widens some to 16 bytes) reaches a word of the other half.
 using ATile = float[2][kBlk][kALd];
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read).
+template <int kConsumers>
 struct RawStage {
   uint16_t q[kBlk][kK], k[kBlk][kK], b[kBlk][kK];
   float g[kBlk][kK];
-  uint16_t v[kBlk][kSliceV], w[kBlk][kSliceV];
+  uint16_t v[kBlk][Roles<kConsumers>::kSliceV], w[kBlk][Roles<kConsumers>::kSliceV];
 };
+using StageTiles = float[3][kBlk][kStageLd];
+template <int kConsumers>
 struct alignas(128) Smem {
-  Slot slot[2];
-  RawStage raw[2];
+  Slot<kConsumers> slot[2];
+  RawStage<kConsumers> raw[2];
   // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
   // TF32), from which the solver forms A and P and copies Kb and Qg into the slot's K-major operand.
-  float stage[2][3][kBlk][kStageLd];
+  StageTiles stage[2];
   ATile a[kSolvers];
   float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
@@ -104,7 +124,8 @@ struct alignas(128) Smem {
 };
 
 // The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
-// tokens x 128 channels) and of v and w in value.v_map / value.w_map ([T][Hv V], boxes of 16 x 64).
+// tokens x 128 channels) and of v and w in value.v_map / value.w_map ([T][Hv V], boxes of 16
+// tokens x the CTA's value channels).
 struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
@@ -132,12 +153,25 @@ __device__ __forceinline__ float fast_exp2(float x) {
 
 __device__ __forceinline__ float bf(uint16_t x) { return __uint_as_float(uint32_t(x) << 16); }
 
+// The item's sequence in blocks: its first token (token indices fit in int32: kMaxTokens), its
+// block count and the length of its last block.
+struct Blocks {
+  int y0, count, last_len;
+  __device__ __forceinline__ int len(int n) const { return n == count - 1 ? last_len : kBlk; }
+};
+__device__ __forceinline__ Blocks item_blocks(const SliceItem& it) {
+  const int64_t tokens = it.sb.eos - it.sb.bos;
+  const int count = int((tokens + kBlk - 1) / kBlk);
+  return Blocks{int(it.sb.bos), count, int(tokens - int64_t(count - 1) * kBlk)};
+}
 
-// One thread: the TMA copies of the block from token t0 into `r`, completing on `bar`.
-__device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, int64_t t0, RawStage& r, uint64_t* bar) {
+// One thread: the TMA copies of block n into `r`, completing on `bar`.
+template <int kConsumers>
+__device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, const Blocks& bl, int n,
+                                          RawStage<kConsumers>& r, uint64_t* bar) {
   fence_proxy_async();  // this thread's generic reads of the stage before the copies' writes (other threads': a barrier)
-  mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage)));
-  const int y = int(t0);
+  mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage<kConsumers>)));
+  const int y = bl.y0 + n * kBlk;
   tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
   tma_load_2d(r.k, &p.k_map, it.hk * kK, y, bar);
   tma_load_2d(r.b, &p.b_map, it.hk * kK, y, bar);
@@ -146,10 +180,13 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + it.v0, y, bar);
 }
 
-// The exact path for A and P, from the raw stage: rows i = warp + 4 m; lane l sums channels
-// 4 l .. 4 l + 3 with the decays as running products, then the warp sums over lanes. Tokens past
-// the sequence's end (len) count as zero keys with decay 1.
-__device__ void exact_ap(const RawStage& raw, int len, float scale, ATile& a, Slot& slot, int warp, int lane) {
+// The exact path for A and P, from the raw stage, on a solver's warps: rows i = warp + kSolverWarps
+// m; lane l sums channels 4 l .. 4 l + 3 with the decays as running products, then the warp sums
+// over lanes. Tokens past the sequence's end (len) count as zero keys with decay 1.
+template <int kConsumers>
+__device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, ATile& a, Slot<kConsumers>& slot,
+                         int warp, int lane) {
+  constexpr int kSolverWarps = Roles<kConsumers>::kSolverWarps;
   const int c0 = 4 * lane;
   auto quad = [&](const uint16_t (&x)[kBlk][kK], int t) {
     const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c0]);
@@ -157,8 +194,8 @@ __device__ void exact_ap(const RawStage& raw, int len, float scale, ATile& a, Sl
                                  __uint_as_float(u.y << 16), __uint_as_float(u.y & 0xffff0000u))
                    : make_float4(0.f, 0.f, 0.f, 0.f);
   };
-  for (int m = 0; m < kBlk / 4; ++m) {
-    const int i = warp + 4 * m;
+  for (int m = 0; m < kBlk / kSolverWarps; ++m) {
+    const int i = warp + kSolverWarps * m;
     const float4 ki = quad(raw.k, i), bi = quad(raw.b, i), qi = quad(raw.q, i);
     const float4 xb = make_float4(bi.x * ki.x, bi.y * ki.y, bi.z * ki.z, bi.w * ki.w);
     const float4 xq = make_float4(scale * qi.x, scale * qi.y, scale * qi.z, scale * qi.w);
@@ -189,47 +226,82 @@ __device__ void exact_ap(const RawStage& raw, int len, float scale, ATile& a, Sl
   }
 }
 
-// The tensor-core path for A and P: warp w forms columns 8 (w % 2) .. + 7 of A (w < 2) or P
-// (stage: Kb, Qg, k / r, already TF32), masked to the (strict) lower triangle; P's warps call
-// wait_slot() before they store into the slot.
-template <class WaitSlot>
-__device__ void tensor_ap(const float (&stage)[3][kBlk][kStageLd], ATile& a, Slot& slot, int warp, int lane,
+// The tensor-core path for A and P (stage: Kb, Qg, k / r, already TF32), masked to the (strict)
+// lower triangle; the warps that store P call wait_slot() first. ldmatrix on fp32 rows (each 8 x 8
+// b16 matrix is 8 rows x 4 fp32): Kb's and Qg's matrices are rows 0-7 / 8-15 x columns 8 s .. + 3
+// / 8 s + 4 .. + 7; k / r's are rows 8 h .. + 7 x the four column quads of k-steps s and s + 1.
+// One consumer: warp w forms columns 8 (w % 2) .. + 7 of A (w < 2) or of P. Two: warp h forms
+// columns 8 h .. + 7 of both A and P (the k / r fragments serve both).
+template <int kConsumers, class WaitSlot>
+__device__ void tensor_ap(const StageTiles& stage, ATile& a, Slot<kConsumers>& slot, int warp, int lane,
                           WaitSlot wait_slot) {
-  const int g = lane >> 2, q = lane & 3, nt = warp & 1, mat = warp >> 1;
-  // ldmatrix on fp32 rows (each 8 x 8 b16 matrix is 8 rows x 4 fp32): A's matrices are rows
-  // 0-7 / 8-15 x columns 8 s .. + 3 / 8 s + 4 .. + 7; B's are rows 8 nt .. + 7 x the four column
-  // quads of k-steps s and s + 1.
-  const float* a_row = &stage[mat][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
-  const float* b_row = &stage[2][8 * nt + (lane & 7)][4 * (lane >> 3)];
-  float acc[4][4] = {};
+  const int g = lane >> 2, q = lane & 3;
+  if constexpr (kConsumers == 1) {
+    const int nt = warp & 1, mat = warp >> 1;
+    const float* a_row = &stage[mat][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
+    const float* b_row = &stage[2][8 * nt + (lane & 7)][4 * (lane >> 3)];
+    float acc[4][4] = {};
 #pragma unroll
-  for (int s = 0; s < kK / 8; s += 2) {
-    uint32_t a0[4], a1[4], b[4];
-    ldmatrix_x4(a0, a_row + 8 * s);
-    ldmatrix_x4(a1, a_row + 8 * s + 8);
-    ldmatrix_x4(b, b_row + 8 * s);
-    mma_tf32_frag(acc[s & 3], a0, b[0], b[1]);
-    mma_tf32_frag(acc[(s + 1) & 3], a1, b[2], b[3]);
-  }
-  if (mat == 1) wait_slot();
+    for (int s = 0; s < kK / 8; s += 2) {
+      uint32_t a0[4], a1[4], b[4];
+      ldmatrix_x4(a0, a_row + 8 * s);
+      ldmatrix_x4(a1, a_row + 8 * s + 8);
+      ldmatrix_x4(b, b_row + 8 * s);
+      mma_tf32_frag(acc[s & 3], a0, b[0], b[1]);
+      mma_tf32_frag(acc[(s + 1) & 3], a1, b[2], b[3]);
+    }
+    if (mat == 1) wait_slot();
 #pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    const int i = g + 8 * (r >> 1), j = 8 * nt + 2 * q + (r & 1);
-    const float v = (acc[0][r] + acc[1][r]) + (acc[2][r] + acc[3][r]);
-    if (mat == 0) a[nt][i][j % 8] = j < i ? v : 0.f;
-    else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
+    for (int r = 0; r < 4; ++r) {
+      const int i = g + 8 * (r >> 1), j = 8 * nt + 2 * q + (r & 1);
+      const float v = (acc[0][r] + acc[1][r]) + (acc[2][r] + acc[3][r]);
+      if (mat == 0) a[nt][i][j % 8] = j < i ? v : 0.f;
+      else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
+    }
+  } else {
+    const int h = warp;
+    const float* kb_row = &stage[0][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
+    const float* qg_row = &stage[1][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
+    const float* b_row = &stage[2][8 * h + (lane & 7)][4 * (lane >> 3)];
+    float acc[2][4][4] = {};  // [A or P][k-step % 4]
+#pragma unroll
+    for (int s = 0; s < kK / 8; s += 2) {
+      uint32_t a0[4], a1[4], p0[4], p1[4], b[4];
+      ldmatrix_x4(b, b_row + 8 * s);
+      ldmatrix_x4(a0, kb_row + 8 * s);
+      ldmatrix_x4(a1, kb_row + 8 * s + 8);
+      ldmatrix_x4(p0, qg_row + 8 * s);
+      ldmatrix_x4(p1, qg_row + 8 * s + 8);
+      mma_tf32_frag(acc[0][s & 3], a0, b[0], b[1]);
+      mma_tf32_frag(acc[0][(s + 1) & 3], a1, b[2], b[3]);
+      mma_tf32_frag(acc[1][s & 3], p0, b[0], b[1]);
+      mma_tf32_frag(acc[1][(s + 1) & 3], p1, b[2], b[3]);
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int i = g + 8 * (r >> 1), j = 8 * h + 2 * q + (r & 1);
+      const float v = (acc[0][0][r] + acc[0][1][r]) + (acc[0][2][r] + acc[0][3][r]);
+      a[h][i][j % 8] = j < i ? v : 0.f;
+    }
+    wait_slot();
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int i = g + 8 * (r >> 1), j = 8 * h + 2 * q + (r & 1);
+      const float v = (acc[1][0][r] + acc[1][1][r]) + (acc[1][2][r] + acc[1][3][r]);
+      slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
+    }
   }
 }
 
-// T = (I + A)^{-1} on solver warps 0 and 1, in 8 x 8 blocks (lane j < 8 holds column j): warp 1
+// T = (I + A)^{-1} on a solver's warps 0 and 1, in 8 x 8 blocks (lane j < 8 holds column j): warp 1
 // inverts the lower diagonal block T22 by forward substitution and shares it (t22, two buffers
 // that alternate over the solver's blocks, so that warp 1 never overwrites what warp 0 may still
 // read); warp 0 the upper one T11, and x = A21 T11[:, j]; after the two warps' barrier (named
 // barrier `barrier`), warp 0 forms T21 = -T22 x. Each warp calls wait_slot() before it stores
 // into the slot.
-template <class WaitSlot>
-__device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot& slot, int warp, int lane, int barrier,
-                       WaitSlot wait_slot) {
+template <int kConsumers, class WaitSlot>
+__device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot<kConsumers>& slot, int warp, int lane,
+                       int barrier, WaitSlot wait_slot) {
   constexpr int kH = kBlk / 2;
   const int j = lane & (kH - 1), base = warp == 1 ? kH : 0;
   const float* ad_row = &a[warp][base][0];  // the diagonal block, in the warp's own column half
@@ -295,82 +367,115 @@ __device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot& slot, in
   }
 }
 
-__device__ __forceinline__ void solver_sync(int w) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(kWarpgroup) : "memory");
+// [Kb; Qg] from the staging into the slot's K-major operand, by 64 threads: thread c, token c % 16,
+// channel quads c / 16 + 4 m.
+template <int kConsumers>
+__device__ __forceinline__ void copy_kq(const StageTiles& stage, Slot<kConsumers>& slot, int c) {
+  const int tok = c % kBlk, row = k_at_position(tok);
+#pragma unroll
+  for (int mat = 0; mat < 2; ++mat) {
+    float4 x[8];
+#pragma unroll
+    for (int m = 0; m < 8; ++m) x[m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (c / kBlk + 4 * m)]);
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+      *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (c / kBlk + 4 * m), kK)]) = x[m];
+  }
 }
 
-// Solver warpgroup w, per block n with n % 2 = w once the producer has formed its part (formed):
-// A and P, T, the copy of [Kb; Qg] into the slot's K-major operand and the request of block
-// n + 2's raw inputs (below); then the arrival on the block's full barrier. A is the warpgroup's
-// own tile and T is formed in registers, so only the stores into the slot wait for the consumer
-// to release it (block n - 2): the two solvers' chains overlap the consumer's blocks.
-__device__ void solve(const FusedParams& p, const SliceItem& it, Smem& sm, int w) {
-  const int c = threadIdx.x - (2 + w) * kWarpgroup, warp = c / 32, lane = c % 32;
+template <int kConsumers>
+__device__ __forceinline__ void solver_sync(int w) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers>::kSolverThreads) : "memory");
+}
+
+// Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
+// T, the copy of [Kb; Qg] into the slot's K-major operand and the request of block n + 2's raw
+// inputs; then the arrival on the block's full barrier. A is the solver's own tile and T is
+// formed in registers, so only the stores into the slot wait for the consumers to release it
+// (block n - 2): the two solvers' chains overlap the consumers' blocks.
+template <int kConsumers>
+__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm) {
+  using R = Roles<kConsumers>;
+  const int c0 = threadIdx.x - R::kFirstSolverThread, w = c0 / R::kSolverThreads;
+  const int c = c0 % R::kSolverThreads, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
-  int64_t n = w;
-  for (int64_t t0 = it.sb.bos + w * kBlk; t0 < it.sb.eos; t0 += kSolvers * kBlk, n += kSolvers) {
-    Slot& slot = sm.slot[n & 1];
-    const float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
-    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
-    auto wait_slot = [&] {  // the consumer has released the slot (block n - 2)
+  for (int n = w; n < bl.count; n += kSolvers) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    const StageTiles& stage = sm.stage[n & 1];
+    const int len = bl.len(n);
+    auto wait_slot = [&] {  // the consumers have released the slot (block n - 2)
       if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     };
     mbarrier_wait(&sm.formed[n & 1], uint32_t(n >> 1) & 1);
-    // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
-    // v's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
-    // inputs of block n + 2 and copy [Kb; Qg] into the slot meanwhile (A then T measured 2,800
-    // cycles per block against 3,000 with the four warps' barrier between A/P and T). The exact
-    // path forms A and P on all four warps, then the warpgroup's barrier.
     const bool fast = sm.fast[n & 1];
-    if (fast) {
-      tensor_ap(stage, sm.a[w], slot, warp, lane, wait_slot);
+    // The raw inputs of block n + 2 go into raw stage n % 2 once nothing reads it: on the
+    // tensor-core path at once (the producer read it before formed), on the exact path after the
+    // solver's second barrier.
+    auto request = [&] {
+      if (n + 2 < bl.count) issue_raw(p, it, bl, n + 2, sm.raw[n & 1], &sm.raw_full[n & 1]);
+    };
+    if constexpr (kConsumers == 1) {
+      // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
+      // v's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
+      // inputs and copy [Kb; Qg] meanwhile (A then T measured 2,800 cycles per block against
+      // 3,000 with the four warps' barrier between A/P and T). The exact path forms A and P on all
+      // four warps, then the warpgroup's barrier.
+      if (fast) {
+        tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
+      } else {
+        wait_slot();
+        solver_sync<kConsumers>(w);  // every warp's reads of A for block n - 2 done
+        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
+      }
+      if (warp < 2) {
+        mbarrier_arrive(&sm.stage_empty[n & 1]);
+        __syncwarp();  // the warp's A before its part of the inverse reads it
+        invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+      } else {
+        if (c == 96) request();
+        wait_slot();
+        copy_kq(stage, slot, c - 64);
+        mbarrier_arrive(&sm.stage_empty[n & 1]);
+      }
+      wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
     } else {
-      wait_slot();
-      solver_sync(w);  // every warp's reads of A for block n - 2 done
-      exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
-      solver_sync(w);  // A complete, and every read of raw stage n % 2 done
-    }
-    if (warp < 2) {
-      mbarrier_arrive(&sm.stage_empty[n & 1]);
+      // Each warp forms its column half of A and P, then its part of the inverse; then the pair
+      // copies [Kb; Qg] and releases the staging.
+      if (fast) {
+        if (c == 0) request();
+        tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
+      } else {
+        wait_slot();
+        solver_sync<kConsumers>(w);  // both warps' reads of A for block n - 2 done
+        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
+        if (c == 0) request();
+      }
       __syncwarp();  // the warp's A before its part of the inverse reads it
       invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
-    } else {
-      // The raw inputs of block n + 2 into raw stage n % 2: the producer read it before formed,
-      // the exact path before the barrier above.
-      if (c == 96 && t0 + 2 * kBlk < it.sb.eos) issue_raw(p, it, t0 + 2 * kBlk, sm.raw[n & 1], &sm.raw_full[n & 1]);
-      // Thread cc of warps 2 and 3: token cc % 16, channel quads cc / 16 + 4 m.
-      const int cc = c - 2 * 32, tok = cc % kBlk, row = k_at_position(tok);
       wait_slot();
-#pragma unroll
-      for (int mat = 0; mat < 2; ++mat) {
-        float4 x[8];
-#pragma unroll
-        for (int m = 0; m < 8; ++m) x[m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (cc / kBlk + 4 * m)]);
-#pragma unroll
-        for (int m = 0; m < 8; ++m)
-          *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (cc / kBlk + 4 * m), kK)]) = x[m];
-      }
+      copy_kq(stage, slot, c);
       mbarrier_arrive(&sm.stage_empty[n & 1]);
     }
-    wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
 
 // Warpgroup 0: every block of the item, its staging tiles in stage n % 2 and its part of the slot
-// in slot n % 2 once the consumer has released it. The raw inputs of block n arrive in raw stage
-// n % 2, copied two blocks ahead.
-__device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
+// in slot n % 2 once the consumers have released it. The raw inputs of block n arrive in raw
+// stage n % 2, copied two blocks ahead.
+template <int kConsumers>
+__device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm) {
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
-  int64_t n = 0;
-  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
-    Slot& slot = sm.slot[n & 1];
-    RawStage& raw = sm.raw[n & 1];
-    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
-    float (&stage)[3][kBlk][kStageLd] = sm.stage[n & 1];
+  for (int n = 0; n < bl.count; ++n) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    RawStage<kConsumers>& raw = sm.raw[n & 1];
+    const int len = bl.len(n);
+    StageTiles& stage = sm.stage[n & 1];
     mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
     if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, and Kb, Qg, k / r into the
@@ -420,21 +525,22 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
       stage[0][t][c] = bb[t];
       stage[1][t][c] = qq[t];
     }
-    // w v of token c / 8, value channels 8 (c % 8) ..
-    float wv[8];
-    {
+    // w v of token c / 8, value channels 8 (c % 8) + 64 h .. + 7 (h < kConsumers).
+    float wv[8 * kConsumers];
+#pragma unroll
+    for (int h = 0; h < kConsumers; ++h) {
       const int tok = c / 8;
-      const uint4 vv = *reinterpret_cast<const uint4*>(&raw.v[tok][8 * (c % 8)]);
-      const uint4 ww = *reinterpret_cast<const uint4*>(&raw.w[tok][8 * (c % 8)]);
+      const uint4 vv = *reinterpret_cast<const uint4*>(&raw.v[tok][8 * (c % 8) + kConsumerRows * h]);
+      const uint4 ww = *reinterpret_cast<const uint4*>(&raw.w[tok][8 * (c % 8) + kConsumerRows * h]);
       const uint32_t va[4] = {vv.x, vv.y, vv.z, vv.w}, wa[4] = {ww.x, ww.y, ww.z, ww.w};
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        wv[2 * e] = tok < len ? __uint_as_float(va[e] << 16) * __uint_as_float(wa[e] << 16) : 0.f;
-        wv[2 * e + 1] = tok < len ? __uint_as_float(va[e] & 0xffff0000u) * __uint_as_float(wa[e] & 0xffff0000u) : 0.f;
+        wv[8 * h + 2 * e] = tok < len ? __uint_as_float(va[e] << 16) * __uint_as_float(wa[e] << 16) : 0.f;
+        wv[8 * h + 2 * e + 1] = tok < len ? __uint_as_float(va[e] & 0xffff0000u) * __uint_as_float(wa[e] & 0xffff0000u) : 0.f;
       }
     }
     // The staging, the raw stage's last read and the vote to the solver; then the slot's part of
-    // the producer once the consumer has released it (block n - 2).
+    // the producer once the consumers have released it (block n - 2).
     const bool fast = producer_sync_and(ok);
     if (c == 0) sm.fast[n & 1] = fast;
     mbarrier_arrive(&sm.formed[n & 1]);
@@ -451,21 +557,25 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, Smem& sm) {
         *reinterpret_cast<float4*>(&slot.kend[kmajor_offset(slot_row, 4 * m, kBlk)]) =
             make_float4(round_tf32(ke[4 * m]), round_tf32(ke[4 * m + 1]), round_tf32(ke[4 * m + 2]), round_tf32(ke[4 * m + 3]));
       slot.d[slot_row] = r;
-      float* dst = &slot.wv[k_at_position(c / 8)][8 * (c % 8)];
-      *reinterpret_cast<float4*>(dst) = make_float4(wv[0], wv[1], wv[2], wv[3]);
-      *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[4], wv[5], wv[6], wv[7]);
+#pragma unroll
+      for (int h = 0; h < kConsumers; ++h) {
+        float* dst = &slot.wv[k_at_position(c / 8)][8 * (c % 8) + kConsumerRows * h];
+        *reinterpret_cast<float4*>(dst) = make_float4(wv[8 * h], wv[8 * h + 1], wv[8 * h + 2], wv[8 * h + 3]);
+        *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[8 * h + 4], wv[8 * h + 5], wv[8 * h + 6], wv[8 * h + 7]);
+      }
     }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
 
-// Warpgroup 1: thread (warp w, lane (g, t)) holds rows v = 16 w + g, + 8 of every accumulator
-// (value channels of the slice); S^T's columns are key channels in slot order.
-__device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
+// Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
+// accumulator (value channels of the CTA); S^T's columns are key channels in slot order.
+template <int kConsumers>
+__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int ci) {
   const StatePassParams& pv = p.r.value;
-  const int tid = threadIdx.x - kWarpgroup, lane = tid & 31;
-  const int row = 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
+  const int tid = threadIdx.x - (Roles<kConsumers>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
+  const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
 #pragma unroll
   for (int j = 0; j < kK / 8; ++j)
@@ -477,21 +587,33 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
             pv.initial_state ? pv.initial_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] : 0.f;
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
-  uint16_t* out = pv.out + it.h * kV + it.v0 + row;
-  int64_t n = 0;
-  for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kBlk, ++n) {
-    Slot& slot = sm.slot[n & 1];
-    const int len = int(min(int64_t(kBlk), it.sb.eos - t0));
-    uint32_t sa[kK / 2];
-    acc_to_a<kK / 8>(st, sa);
-    mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
+  uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
+  for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    const int len = bl.len(n);
     // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
-    // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.)
+    // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.) With two
+    // consumers the state's A fragments are formed half at a time (k-steps 0-7, then 8-15), so
+    // that their registers fit beside the producer's and the solvers'.
+    constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
+    uint32_t sa[4 * kSteps];
+    acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
+    mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
     float x[16];
     fence_operands(x);
     fence_operands(sa);
     wgmma_fence();
-    wgmma_issue<32, -1, kK, kK / 8, false>(x, sa, slot.kq);
+    wgmma_issue<32, -1, kK, kSteps, false>(x, sa, slot.kq);
+    if constexpr (kConsumers == 2) {
+      wgmma_commit();
+      wgmma_wait<0>();
+      fence_operands(x);
+      fence_operands(sa);
+      acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[4 * kSteps]), sa);
+      fence_operands(sa);
+      wgmma_fence();
+      wgmma_issue<32, -1, kK, kSteps>(x, sa, slot.kq + kSteps * kmajor::kStepBytes / 4);
+    }
     wgmma_commit();
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
 #pragma unroll
@@ -548,7 +670,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int tok = 8 * j + 4 * e + tq;
-          if (tok < len) out[(t0 + tok) * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
+          if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   }
   if (pv.final_state) {
@@ -562,56 +684,62 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, Smem& sm) {
   }
 }
 
+template <int kConsumers>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
+  using R = Roles<kConsumers>;
   extern __shared__ float4 smem_raw[];
-  Smem& sm = *reinterpret_cast<Smem*>(smem_raw);
+  Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  const SliceItem it = slice_item<kSlices>(pv, p.item_base + blockIdx.x);
-  // Every CTA checks all N + 1 offsets (N Hv 2 CTAs in all: kAuto takes this path only up to
-  // 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
+  const SliceItem it = slice_item<R::kSlices>(pv, p.item_base + blockIdx.x);
+  // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
+  // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   if (cu_seqlens_fault<kThreads>(pv.seq)) {
-    fill_nan<kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
+    fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
     return;
   }
+  const Blocks bl = item_blocks(it);
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
-      mbarrier_init(&sm.full[k], 2 * kWarpgroup);  // the producer's and the slot's solver's threads
+      mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
       mbarrier_init(&sm.formed[k], kWarpgroup);
-      mbarrier_init(&sm.stage_empty[k], kWarpgroup);
-      mbarrier_init(&sm.empty[k], kWarpgroup);
+      mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
+      mbarrier_init(&sm.empty[k], kConsumers * kWarpgroup);
       mbarrier_init(&sm.raw_full[k], 1);
     }
     fence_barrier_init();
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-    for (int k = 0; k < 2; ++k)
-      if (it.sb.bos + k * kBlk < it.sb.eos) issue_raw(p, it, it.sb.bos + k * kBlk, sm.raw[k], &sm.raw_full[k]);
+    for (int k = 0; k < 2 && k < bl.count; ++k) issue_raw(p, it, bl, k, sm.raw[k], &sm.raw_full[k]);
   }
   __syncthreads();
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
   // be executed by whole warpgroups).
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
-    produce(p, it, sm);
-  } else if (wg == 1) {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
-    consume(p, it, sm);
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
+    produce(p, bl, sm);
+  } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
+    consume(p, it, bl, sm, wg - R::kFirstConsumer);
   } else {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kSolverRegs));
-    solve(p, it, sm, wg - 2);
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
+    solve(p, it, bl, sm);
   }
 }
 
-}  // namespace fused
+}  // namespace gdn2::kernels::fused
 
-// One CTA per (sequence, value head, 64 value channels), 512 threads, dynamic shared memory; no
-// workspace. The TMA descriptors of the raw inputs are encoded here, per call.
+namespace gdn2::kernels {
+
+// One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
+// memory; no workspace. The TMA descriptors of the raw inputs are encoded here, per call.
+template <int kConsumers>
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
-  const int smem = int(sizeof(Smem));
+  using R = Roles<kConsumers>;
+  const int smem = int(sizeof(Smem<kConsumers>));
   static std::atomic<uint64_t> smem_set{0};
-  int err = allow_dynamic_smem(fused_kernel, smem, smem_set);
+  int err = allow_dynamic_smem(fused_kernel<kConsumers>, smem, smem_set);
   if (err != 0) return err;
   FusedParams p;
   p.r = r;
@@ -619,7 +747,7 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const cuuint64_t T = cuuint64_t(v.seq.T), key_cols = cuuint64_t(v.Hq) * kK, value_cols = cuuint64_t(v.Hv) * kV;
   const cuuint64_t key_dims[2] = {key_cols, T}, value_dims[2] = {value_cols, T};
   const cuuint64_t key16[1] = {key_cols * 2}, key32[1] = {key_cols * 4}, value16[1] = {value_cols * 2};
-  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {kSliceV, kBlk};
+  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {R::kSliceV, kBlk};
   constexpr auto kBf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   constexpr auto kNone = CU_TENSOR_MAP_SWIZZLE_NONE;
   err = encode_tiled_map(&p.q_map, kBf16, 2, r.q, key_dims, key16, key_box, kNone);
@@ -629,12 +757,12 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   if (err == 0) err = encode_tiled_map(&p.r.value.v_map, kBf16, 2, v.v, value_dims, value16, value_box, kNone);
   if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
   if (err != 0) return err;
-  // One CTA per item; past kMaxGrid items (N Hv 2 > 2^30), several launches of up to kMaxGrid.
+  // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
   constexpr int64_t kMaxGrid = int64_t(1) << 30;
-  const int64_t items = int64_t(v.seq.N) * v.Hv * kSlices;
+  const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
-    fused_kernel<<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+    fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
     const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return int(e);
   }

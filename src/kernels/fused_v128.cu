@@ -1,0 +1,8 @@
+// The fused path with two consumer warpgroups (fused.cuh): one CTA per (sequence, value head),
+// which forms each block's key side once for all 128 value channels; for problems of more than
+// one wave of 64-channel CTAs.
+#include "kernels/fused.cuh"
+
+namespace gdn2::kernels {
+int launch_fused_v128(const RecurrentParams& p, Stream stream) { return launch_fused<2>(p, stream); }
+}  // namespace gdn2::kernels
