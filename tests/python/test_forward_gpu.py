@@ -229,6 +229,13 @@ def test_decays(decay, kind, lengths):
 FUSED_FORMS = [16, 48]
 
 
+# Past N Hv = SMs the fused path's CTAs take several items each, longest sequences first up to
+# 256 sequences (rand100 above), in index order past that (here).
+@pytest.mark.parametrize("algorithm", ONE_LAUNCH)
+def test_one_launch_many_sequences(algorithm):
+    run_case(random_lengths(300, 1, 40, seed=9), 2, 2, initial=True, final=True, seed=9, algorithm=algorithm)
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
