@@ -1,0 +1,165 @@
+"""Fits kAuto's estimate of the fused path (src/contract.cpp, choose_algorithm) to measured
+crossovers, and reports how well the estimates pick.
+
+    python3 bench/fit_auto.py DIR/crossover.json [MORE.json ...] [--sms 132] [--out FIT.json]
+
+Input: bench/algorithm_crossover.py's crossover.json (--set short and --set long), whose rows hold
+each shape's T, N, Hq, Hv, longest sequence and graph time per algorithm. CPU only.
+
+The fused path's model (fused.cuh, persistent): items = N Hv s work items (s = 2 value slices per
+head where the 2 N Hv CTAs fit on the SMs, else 1), G = min(items, SMs) CTAs taking them in turn.
+A CTA's chain is at least the longest sequence's blocks, ceil(L / 16), and on a balanced schedule
+about an even share of all blocks, s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) / (16 G):
+
+    t = a + c max(ceil(L / 16), ceil(s Hv (T + 15 N) / (16 G))) + o ceil(items / G)
+
+fitted for each form (s = 2, s = 1) by least squares on the relative error. The recurrent and
+chunked estimates are src/contract.cpp's, restated below; the report gives, per shape, each
+estimate's error, the algorithm the smallest estimate picks (with L the longest length, as with
+the max_seqlen hint) and its regret (the pick's measured time over the fastest one's).
+"""
+
+import argparse
+import json
+import math
+import sys
+
+ALGORITHMS = ("chunked", "recurrent", "fused")
+RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
+
+
+def fused_form(n, hv, sms):
+    """(value slices per head, items, CTAs) of the fused launch (kernel_params.h, fused_slices)."""
+    s = 2 if 2 * n * hv <= sms else 1
+    items = n * hv * s
+    return s, items, min(items, sms)
+
+
+def fused_features(row, sms):
+    """(1, chain blocks, items per CTA) of the model above."""
+    t, n, hv, longest = row["T"], row["N"], row["Hv"], row["max_seqlen"]
+    s, items, grid = fused_form(n, hv, sms)
+    share = math.ceil(s * hv * (t + 15 * n) / (16 * grid))
+    return 1.0, float(max(math.ceil(longest / 16), share)), float(math.ceil(items / grid))
+
+
+def recurrent_us(row, sms):
+    """src/contract.cpp's recurrent estimate."""
+    n, hv, length = row["N"], row["Hv"], float(row["max_seqlen"])
+    items = n * hv * RECURRENT_SLICES
+    if items <= sms:
+        return 3.3 + 0.195 * length
+    return 2.0 + math.ceil(items / (RECURRENT_CTAS_PER_SM * sms)) * (1.3 + 0.27 * length)
+
+
+def chunked_us(row, sms):
+    """src/contract.cpp's chunked estimate."""
+    n, hq, hv, length = row["N"], row["Hq"], row["Hv"], float(row["max_seqlen"])
+    per_chunk = 1.0 + length / 128.0 + max(0.0, length - 64.0) / 100.0
+    return max(14.5 + 0.032 * length, 8.0 + n * (0.0625 * hq + 0.055 * hv) * per_chunk * 132.0 / sms)
+
+
+def solve(m, v):
+    """x with m x = v (Gaussian elimination with partial pivoting)."""
+    n = len(v)
+    a = [list(m[i]) + [v[i]] for i in range(n)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if abs(a[piv][col]) < 1e-300:
+            raise ValueError("singular system: the rows do not determine the model")
+        a[col], a[piv] = a[piv], a[col]
+        for r in range(n):
+            if r != col:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def fit(samples):
+    """(a, c, o) minimising sum ((x . p - t) / t)^2 over samples (features x, measured t). A
+    feature that is the same in every sample cannot be told from the constant: its parameter is 0
+    (with one item per CTA, o is part of a)."""
+    free = [0] + [i for i in (1, 2) if len({x[i] for x, _ in samples}) > 1]
+    if len(samples) < len(free):
+        raise ValueError(f"{len(samples)} rows for {len(free)} parameters")
+    k = len(free)
+    m = [[0.0] * k for _ in range(k)]
+    v = [0.0] * k
+    for x, t in samples:
+        w = 1.0 / (t * t)
+        for i in range(k):
+            v[i] += w * x[free[i]] * t
+            for j in range(k):
+                m[i][j] += w * x[free[i]] * x[free[j]]
+    params = [0.0, 0.0, 0.0]
+    for i, value in zip(free, solve(m, v)):
+        params[i] = value
+    return params
+
+
+def fused_us(row, sms, params):
+    x = fused_features(row, sms)
+    s, _, _ = fused_form(row["N"], row["Hv"], sms)
+    return sum(p * f for p, f in zip(params[s], x))
+
+
+def usable(row, algorithm):
+    t = row.get(f"{algorithm}_us")
+    return t is not None and not math.isnan(t) and t > 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("crossovers", nargs="+", help="crossover.json files")
+    p.add_argument("--sms", type=int, default=132, help="the SM count of the GPU that measured them")
+    p.add_argument("--out", default="", help="write the fit and the report as JSON here")
+    args = p.parse_args(argv)
+
+    rows = []
+    for path in args.crossovers:
+        with open(path) as f:
+            rows += json.load(f)["rows"]
+    params = {}
+    for s in (2, 1):
+        samples = [(fused_features(r, args.sms), r["fused_us"]) for r in rows
+                   if usable(r, "fused") and fused_form(r["N"], r["Hv"], args.sms)[0] == s]
+        if len(samples) >= 2:
+            params[s] = fit(samples)
+    for s, (a, c, o) in sorted(params.items(), reverse=True):
+        form = "v64 (2 items per head)" if s == 2 else "v128 (1 item per head)"
+        print(f"fused {form}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
+
+    estimates = {"chunked": chunked_us, "recurrent": recurrent_us}
+    report, regrets = [], []
+    print(f"{'shape':18s} {'T':>6s} {'N':>5s} {'Hv':>3s} "
+          + " ".join(f"{a[:5]:>7s} {'est':>7s}" for a in ALGORITHMS) + "  best      pick      regret")
+    for r in rows:
+        timed = [a for a in ALGORITHMS if usable(r, a)]
+        if not timed:
+            continue
+        est = {a: estimates[a](r, args.sms) for a in ("chunked", "recurrent")}
+        s, _, _ = fused_form(r["N"], r["Hv"], args.sms)
+        est["fused"] = fused_us(r, args.sms, params) if s in params else float("nan")
+        best = min(timed, key=lambda a: r[f"{a}_us"])
+        candidates = [a for a in timed if not math.isnan(est[a])]
+        pick = min(candidates, key=lambda a: est[a]) if candidates else best
+        regret = r[f"{pick}_us"] / r[f"{best}_us"]
+        regrets.append(regret)
+        report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret,
+                       **{f"{a}_us": r.get(f"{a}_us") for a in ALGORITHMS},
+                       **{f"{a}_est_us": est[a] for a in ALGORITHMS}})
+        cells = " ".join(f"{r.get(f'{a}_us', float('nan')):7.1f} {est[a]:7.1f}" for a in ALGORITHMS)
+        print(f"{r['name']:18s} {r['T']:6d} {r['N']:5d} {r['Hv']:3d} {cells}  {best:9s} {pick:9s} {regret:6.3f}")
+    if regrets:
+        geo = math.exp(sum(math.log(x) for x in regrets) / len(regrets))
+        print(f"{len(regrets)} shapes: regret geomean {geo:.3f}, max {max(regrets):.3f}, "
+              f"{sum(x > 1.0 for x in regrets)} shapes off the fastest")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"sms": args.sms, "fused_params": {str(k): v for k, v in params.items()},
+                       "rows": report}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

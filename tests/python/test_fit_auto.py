@@ -1,0 +1,69 @@
+"""bench/fit_auto.py (kAuto's fused-path estimate fitted to measured crossovers): the fit recovers
+a known model, and the report's picks and regrets follow the estimates. CPU only: runs in CI."""
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "bench" / "fit_auto.py"
+_spec = importlib.util.spec_from_file_location("fit_auto", SCRIPT)
+fit_auto = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fit_auto)
+
+SMS = 132
+# shapes of both fused forms: (T, N, Hv, longest); the v64 ones (2 N Hv <= 132) all fit in a wave
+SHAPES = [(64, 1, 16, 64), (256, 1, 16, 256), (32, 1, 64, 32), (640, 4, 16, 160),
+          (128, 128, 16, 1), (2048, 8, 16, 256), (4096, 64, 16, 64), (16384, 64, 32, 500),
+          (700, 20, 16, 694), (512, 512, 1, 1)]
+
+
+def rows_from(params):
+    rows = []
+    for i, (t, n, hv, longest) in enumerate(SHAPES):
+        row = {"name": f"s{i}", "T": t, "N": n, "Hq": 16 if hv >= 16 else 1, "Hv": hv, "max_seqlen": longest}
+        s, _, _ = fit_auto.fused_form(n, hv, SMS)
+        row["fused_us"] = sum(p * x for p, x in zip(params[s], fit_auto.fused_features(row, SMS)))
+        row["chunked_us"] = fit_auto.chunked_us(row, SMS) * 1.1
+        row["recurrent_us"] = fit_auto.recurrent_us(row, SMS) * 0.9
+        rows.append(row)
+    return rows
+
+
+def test_fit_recovers_a_known_model():
+    params = {2: [6.0, 1.5, 0.0], 1: [4.0, 1.6, 0.7]}
+    rows = rows_from(params)
+    for s in (2, 1):
+        samples = [(fit_auto.fused_features(r, SMS), r["fused_us"]) for r in rows
+                   if fit_auto.fused_form(r["N"], r["Hv"], SMS)[0] == s]
+        got = fit_auto.fit(samples)
+        assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in zip(got, params[s])), (s, got)
+
+
+def test_the_form_follows_the_launch_rule():
+    assert fit_auto.fused_form(1, 66, SMS) == (2, 132, 132)  # 2 N Hv = 132: one wave of v64
+    assert fit_auto.fused_form(1, 67, SMS) == (1, 67, 67)    # past it: v128, one CTA per head
+    assert fit_auto.fused_form(300, 1, SMS) == (1, 300, 132)  # persistent: at most one CTA per SM
+
+
+def test_report_picks_by_the_estimates(tmp_path):
+    rows = rows_from({2: [6.0, 1.5, 0.0], 1: [4.0, 1.6, 0.7]})
+    # make one shape's fastest algorithm one whose estimate is not the smallest: regret > 1
+    rows[0]["recurrent_us"] = 0.5 * min(rows[0]["fused_us"], rows[0]["chunked_us"])
+    path = tmp_path / "crossover.json"
+    path.write_text(json.dumps({"meta": {}, "rows": rows}))
+    out = tmp_path / "fit.json"
+    result = subprocess.run([sys.executable, str(SCRIPT), str(path), "--out", str(out)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(out.read_text())
+    by_name = {r["name"]: r for r in report["rows"]}
+    assert len(by_name) == len(SHAPES)
+    for r in report["rows"]:
+        est = {a: r[f"{a}_est_us"] for a in fit_auto.ALGORITHMS}
+        assert r["pick"] == min(est, key=est.get)
+        assert math.isclose(r["regret"], r[f"{r['pick']}_us"] / r[f"{r['best']}_us"])
+    assert by_name["s0"]["best"] == "recurrent" and by_name["s0"]["regret"] > 1.0
+    assert "regret geomean" in result.stdout
