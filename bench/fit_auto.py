@@ -1,5 +1,5 @@
-"""Fits kAuto's estimate of the fused path (src/contract.cpp, choose_algorithm) to measured
-crossovers, and reports how well the estimates pick.
+"""Fits kAuto's estimates of the fused and chunked paths (src/contract.cpp, choose_algorithm) to
+measured crossovers, and reports how well the estimates pick.
 
     python3 bench/fit_auto.py DIR/crossover.json [MORE.json ...] [--sms 132] [--out FIT.json]
 
@@ -13,10 +13,21 @@ about an even share of all blocks, s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) 
 
     t = a + c max(ceil(L / 16), ceil(s Hv (T + 15 N) / (16 G))) + o ceil(items / G)
 
-fitted for each form (s = 2, s = 1) by least squares on the relative error. The recurrent and
-chunked estimates are src/contract.cpp's, restated below; the report gives, per shape, each
-estimate's error, the algorithm the smallest estimate picks (with L the longest length, as with
-the max_seqlen hint) and its regret (the pick's measured time over the fastest one's).
+fitted for each form (s = 2, s = 1) by least squares on the relative error.
+
+The chunked path's model (src/launch.cu): phase 1 takes Hq (T + 63 N) / 64 chunk items on the
+SMs, then the state pass runs one CTA per (sequence, value head, slice of 32, 64 or 128 value
+channels: the widest whose CTAs fit in one wave, else 128); each CTA is a chain of its sequence's
+chunks, and past one wave the CTAs share the SMs (longest first):
+
+    t = a + b ceil(Hq (T + 63 N) / (64 SMs)) + c_w max(ceil(L / 64), ceil(Hv (V / w) (T + 63 N) / (64 SMs)))
+
+with one c_w per pass width w. (One long sequence runs the 32-channel pass beside phase 1, so
+there the sum overstates.) The report restates src/contract.cpp's recurrent and chunked
+estimates and gives, per shape, the measured times, the estimates (the chunked one fitted when
+the rows determine it, else contract.cpp's), the algorithm the smallest estimate picks (with L
+the longest length, as with the max_seqlen hint) and its regret (the pick's measured time over
+the fastest one's).
 """
 
 import argparse
@@ -26,6 +37,8 @@ import sys
 
 ALGORITHMS = ("chunked", "recurrent", "fused")
 RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
+HEAD_DIM_V = 128
+PASS_WIDTHS = (32, 64, 128)
 
 
 def fused_form(n, hv, sms):
@@ -41,6 +54,21 @@ def fused_features(row, sms):
     s, items, grid = fused_form(n, hv, sms)
     share = math.ceil(s * hv * (t + 15 * n) / (16 * grid))
     return 1.0, float(max(math.ceil(longest / 16), share)), float(math.ceil(items / grid))
+
+
+def pass_width(n, hv, sms):
+    """The state pass's value channels per CTA (src/launch.cu)."""
+    heads = n * hv
+    return 32 if heads * (HEAD_DIM_V // 32) <= sms else 64 if heads * (HEAD_DIM_V // 64) <= sms else 128
+
+
+def chunked_features(row, sms):
+    """(1, phase-1 rounds, chain for w = 32, 64, 128) of the chunked model above."""
+    t, n, hq, hv, longest = row["T"], row["N"], row["Hq"], row["Hv"], row["max_seqlen"]
+    chunks = t + 63 * n  # 64 x an upper bound of the chunk count
+    width = pass_width(n, hv, sms)
+    chain = max(math.ceil(longest / 64), math.ceil(hv * (HEAD_DIM_V // width) * chunks / (64 * sms)))
+    return (1.0, float(math.ceil(hq * chunks / (64 * sms))), *[float(chain if w == width else 0) for w in PASS_WIDTHS])
 
 
 def recurrent_us(row, sms):
@@ -76,10 +104,12 @@ def solve(m, v):
 
 
 def fit(samples):
-    """(a, c, o) minimising sum ((x . p - t) / t)^2 over samples (features x, measured t). A
-    feature that is the same in every sample cannot be told from the constant: its parameter is 0
-    (with one item per CTA, o is part of a)."""
-    free = [0] + [i for i in (1, 2) if len({x[i] for x, _ in samples}) > 1]
+    """Parameters p minimising sum ((x . p - t) / t)^2 over samples (features x, x[0] = 1,
+    measured t). A feature that is the same in every sample cannot be told from the constant
+    (with one item per CTA, o is part of a), and one that is zero in every sample is not used:
+    their parameters are 0."""
+    width = len(samples[0][0])
+    free = [0] + [i for i in range(1, width) if len({x[i] for x, _ in samples}) > 1]
     if len(samples) < len(free):
         raise ValueError(f"{len(samples)} rows for {len(free)} parameters")
     k = len(free)
@@ -91,7 +121,7 @@ def fit(samples):
             v[i] += w * x[free[i]] * t
             for j in range(k):
                 m[i][j] += w * x[free[i]] * x[free[j]]
-    params = [0.0, 0.0, 0.0]
+    params = [0.0] * width
     for i, value in zip(free, solve(m, v)):
         params[i] = value
     return params
@@ -101,6 +131,10 @@ def fused_us(row, sms, params):
     x = fused_features(row, sms)
     s, _, _ = fused_form(row["N"], row["Hv"], sms)
     return sum(p * f for p, f in zip(params[s], x))
+
+
+def fitted_chunked_us(row, sms, params):
+    return sum(p * f for p, f in zip(params, chunked_features(row, sms)))
 
 
 def usable(row, algorithm):
@@ -128,8 +162,24 @@ def main(argv=None):
     for s, (a, c, o) in sorted(params.items(), reverse=True):
         form = "v64 (2 items per head)" if s == 2 else "v128 (1 item per head)"
         print(f"fused {form}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
+    chunked_samples = [(chunked_features(r, args.sms), r["chunked_us"]) for r in rows if usable(r, "chunked")]
+    chunked_params = None
+    try:
+        chunked_params = fit(chunked_samples) if chunked_samples else None
+    except ValueError as e:
+        print(f"chunked model not fitted ({e}): src/contract.cpp's estimate is used")
+    if chunked_params:
+        a, b, *c = chunked_params
+        print(f"chunked: t = {a:.2f} + {b:.3f} phase-1 rounds + chain x "
+              + ", ".join(f"{x:.3f} (w {w})" for x, w in zip(c, PASS_WIDTHS)) + " us")
+        errors = [abs(fitted_chunked_us(r, args.sms, chunked_params) / t - 1) for r, t in
+                  ((r, r["chunked_us"]) for r in rows if usable(r, "chunked"))]
+        contract = [abs(chunked_us(r, args.sms) / r["chunked_us"] - 1) for r in rows if usable(r, "chunked")]
+        print(f"chunked estimate's error: fitted mean {sum(errors) / len(errors):.1%} max {max(errors):.1%}; "
+              f"src/contract.cpp's mean {sum(contract) / len(contract):.1%} max {max(contract):.1%}")
 
-    estimates = {"chunked": chunked_us, "recurrent": recurrent_us}
+    estimates = {"recurrent": recurrent_us,
+                 "chunked": (lambda r, sms: fitted_chunked_us(r, sms, chunked_params)) if chunked_params else chunked_us}
     report, regrets = [], []
     print(f"{'shape':18s} {'T':>6s} {'N':>5s} {'Hv':>3s} "
           + " ".join(f"{a[:5]:>7s} {'est':>7s}" for a in ALGORITHMS) + "  best      pick      regret")
@@ -157,7 +207,7 @@ def main(argv=None):
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"sms": args.sms, "fused_params": {str(k): v for k, v in params.items()},
-                       "rows": report}, f, indent=1)
+                       "chunked_params": chunked_params, "rows": report}, f, indent=1)
     return 0
 
 

@@ -1,5 +1,5 @@
-"""bench/fit_auto.py (kAuto's fused-path estimate fitted to measured crossovers): the fit recovers
-a known model, and the report's picks and regrets follow the estimates. CPU only: runs in CI."""
+"""bench/fit_auto.py (kAuto's fused and chunked estimates fitted to measured crossovers): the fits recover
+known models, and the report's picks and regrets follow the estimates. CPU only: runs in CI."""
 import importlib.util
 import json
 import math
@@ -42,10 +42,25 @@ def test_fit_recovers_a_known_model():
         assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in zip(got, params[s])), (s, got)
 
 
+def test_chunked_fit_recovers_a_known_model():
+    params = [8.0, 6.5, 2.2, 2.6, 7.5]  # constant, phase-1 rounds, chain for pass widths 32, 64, 128
+    shapes = SHAPES + [(1024, 1, 32, 1024), (4096, 1, 16, 4096), (2048, 1, 64, 2048), (8192, 2, 16, 4096),
+                       (16384, 8, 16, 2048)]
+    samples = []
+    for t, n, hv, longest in shapes:
+        row = {"T": t, "N": n, "Hq": 16 if hv >= 16 else 1, "Hv": hv, "max_seqlen": longest}
+        x = fit_auto.chunked_features(row, SMS)
+        samples.append((x, sum(p * f for p, f in zip(params, x))))
+    assert {fit_auto.pass_width(n, hv, SMS) for _, n, hv, _ in shapes} == {32, 64, 128}
+    got = fit_auto.fit(samples)
+    assert all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(got, params)), got
+
+
 def test_the_form_follows_the_launch_rule():
     assert fit_auto.fused_form(1, 66, SMS) == (2, 132, 132)  # 2 N Hv = 132: one wave of v64
     assert fit_auto.fused_form(1, 67, SMS) == (1, 67, 67)    # past it: v128, one CTA per head
     assert fit_auto.fused_form(300, 1, SMS) == (1, 300, 132)  # persistent: at most one CTA per SM
+    assert [fit_auto.pass_width(1, hv, SMS) for hv in (33, 34, 66, 67)] == [32, 64, 64, 128]  # src/launch.cu
 
 
 def test_report_picks_by_the_estimates(tmp_path):
