@@ -9,6 +9,10 @@ For every row:
   * first call: wall time of the first call of the row's shape (setup cost, reported apart);
   * FLA's chunk_gdn2 (fla.ops.gdn2) when importable, with the same protocol; GVA rows expand
     q, k, g, b to Hv heads inside FLA's timed call, since FLA has no GVA;
+  * with --cula DIR, cuLA's GDN2 kernel (PR #113, CuTe DSL; built ahead of time into DIR by
+    bench/cula_export.py, loaded with tvm_ffi): events and graph, on the rows within its contract
+    (Hq = 16, Hv in {16, 32, 64}, N <= 32), with g clamped to its range [-5, 0] where a row's
+    decays go below (its accuracy is then not reported: the inputs differ from ours);
   * floor: the bytes of SPEC.md ("The physical floor") at the HBM copy bandwidth measured in this
     run; % of floor = floor / ours;
   * accuracy: norm-relative error of ours (and FLA) against the fp64 tokenwise reference.
@@ -20,7 +24,7 @@ Writes results.json, results.md and chart.png to --out (default bench/results/<d
 and prints the markdown table last. Without a GPU it says so and exits 0.
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
-                              [--rows S1,L32K] [--no-accuracy] [--max-seqlen]
+                              [--rows S1,L32K] [--no-accuracy] [--max-seqlen] [--cula DIR]
 """
 
 import argparse
@@ -58,6 +62,8 @@ def parse_args():
     p.add_argument("--iters", type=int, default=100, help="timed calls per row (median)")
     p.add_argument("--warmup", type=int, default=20, help="untimed calls before timing")
     p.add_argument("--no-fla", action="store_true", help="skip FLA even when it is installed")
+    p.add_argument("--cula", type=Path, default=None,
+                   help="folder made by bench/cula_export.py: time cuLA's kernel in the same run")
     p.add_argument("--no-accuracy", action="store_true", help="skip the fp64 reference")
     p.add_argument("--rows", default="", help="comma-separated row-name prefixes to run")
     p.add_argument("--max-seqlen", action="store_true",
@@ -157,6 +163,48 @@ def fla_fn(fla_chunk_gdn2, inp, row, scale):
     return call
 
 
+def load_cula(folder):
+    """cuLA's exported kernels (bench/cula_export.py): (module, manifest), or (None, error)."""
+    try:
+        import tvm_ffi
+        manifest = json.loads((folder / "cula_gdn2.json").read_text())
+        module = tvm_ffi.load_module(str(folder / manifest["library"]))
+        manifest["tvm_ffi"] = version("apache-tvm-ffi")
+        return (tvm_ffi, module), manifest
+    except Exception as exc:
+        return None, {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def cula_fn(torch, cula, inp, row, scale):
+    """A call of cuLA's kernel for the row, as cuLA's wrapper makes it (cula/gdn2/prefill.py and
+    cula/ops/gdn2/sm90/prefill.py: outputs allocated per call, q standing in for an absent initial
+    state, the output for an absent final state), on the caller's stream. None outside cuLA's
+    contract. Returns (call, whether g had to be clamped to [-5, 0])."""
+    import cula_export  # bench/, beside this script
+    tvm_ffi, module = cula
+    T, N = row.tokens, len(row.lengths)
+    if not cula_export.in_contract(row.hq, row.hv, N):
+        return None, False
+    fn = getattr(module, cula_export.function_name(
+        cula_export.compile_key(T, N, row.hv, row.initial_state, row.final_state)))
+    q, k, v, b, w, cu, h0 = (inp[n] for n in ("q", "k", "v", "b", "w", "cu_seqlens", "initial_state"))
+    g = inp["g"]
+    clamped = bool((g < -5.0).any())
+    if clamped:
+        g = g.clamp(min=-5.0)
+    cu = cu.to(torch.int64)
+    final, hv, K = row.final_state, row.hv, q.shape[2]
+
+    def call():
+        out = torch.empty((T, hv, K), dtype=torch.bfloat16, device=q.device)
+        ht = torch.empty((N, hv, K, K), dtype=torch.float32, device=q.device) if final else None
+        with tvm_ffi.use_torch_stream():
+            fn(q, k, v, b, w, cu, g, q, q, q if h0 is None else h0, out, out if ht is None else ht,
+               N, row.hq, hv, T, scale)
+        return (out, ht) if final else out
+    return call, clamped
+
+
 def as_pair(result):
     return result if isinstance(result, tuple) else (result, None)
 
@@ -177,7 +225,7 @@ def scale_rows(Row, random_lengths):
     )
 
 
-def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
+def run_row(torch, gdn2, testing, row, args, bandwidth, fla, cula=None):
     canonical = row.name in TARGET_US
     # canonical rows: the existing benchmark's exact inputs (CPU generator); others: on device
     inp = testing.row_inputs(row, device="cuda", gen_device="cpu" if canonical else "cuda")
@@ -234,6 +282,8 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
             print(f"  FLA failed: {rec['fla_error']}", flush=True)
             fla_result = None
 
+    cula_result = run_cula(torch, cula, inp, row, args, scale, rec) if cula is not None else None
+
     if not args.no_accuracy:
         ref_o, ref_h = gdn2.reference_tokenwise(
             inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
@@ -247,9 +297,36 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla):
             fo, fh = as_pair(fla_result)
             rec["fla_err_output"] = testing.norm_rel_error(fo, ref_o)
             rec["fla_err_final_state"] = None if fh is None else testing.norm_rel_error(fh, ref_h)
-    del inp, tensors, check, result, fla_result
+        if cula_result is not None:
+            co, ch = as_pair(cula_result)
+            rec["cula_err_output"] = testing.norm_rel_error(co, ref_o)
+            rec["cula_err_final_state"] = None if ch is None else testing.norm_rel_error(ch, ref_h)
+    del inp, tensors, check, result, fla_result, cula_result
     torch.cuda.empty_cache()
     return rec
+
+
+def run_cula(torch, cula, inp, row, args, scale, rec):
+    """cuLA's kernel on the row (events and graph) into rec; returns its result where its inputs
+    are the row's own (for the accuracy check), else None."""
+    try:
+        ccall, clamped = cula_fn(torch, cula, inp, row, scale)
+        if ccall is None:
+            rec["cula_skipped"] = "outside cuLA's contract (Hq = 16, Hv in {16, 32, 64}, N <= 32)"
+            return None
+        rec["cula_g_clamped"] = clamped
+        rec["cula_first_call_ms"], result, cev = timed_calls(torch, ccall, args)
+        rec["cula_events_us"] = statistics.median(cev) * 1e3
+        per_graph = max(1, min(20, int(1000.0 / max(rec["cula_events_us"], 1.0))))
+        rec["cula_graph_us"] = statistics.median(
+            graph_time_ms(torch, ccall, per_graph, max(10, args.iters // 5))) * 1e3
+        rec["speedup_vs_cula_graph"] = rec["cula_graph_us"] / rec["graph_us"]
+        rec["speedup_vs_cula_events"] = rec["cula_events_us"] / rec["events_us"]
+        return None if clamped else result
+    except Exception as exc:
+        rec["cula_error"] = f"{type(exc).__name__}: {exc}"
+        print(f"  cuLA failed: {rec['cula_error']}", flush=True)
+        return None
 
 
 def host_overhead(torch, gdn2, testing, args):
@@ -328,7 +405,7 @@ def driver_version():
     return None
 
 
-def metadata(torch, gdn2, bandwidth, fla_error):
+def metadata(torch, gdn2, bandwidth, fla_error, cula_manifest=None):
     props = torch.cuda.get_device_properties(0)
     return {
         "gpu": props.name, "sm_count": props.multi_processor_count,
@@ -340,6 +417,7 @@ def metadata(torch, gdn2, bandwidth, fla_error):
         "fla": version("flash-linear-attention"), "fla_core": version("fla-core"),
         "fla_import_error": fla_error, "python": platform.python_version(),
         "copy_bandwidth_tb_s": bandwidth / 1e12,
+        "cula": cula_manifest,
     }
 
 
@@ -352,11 +430,26 @@ COLUMNS = ("row", "T", "N", "Hv", "ours events (us)", "ours graph (us)", "first 
            "err ht", "FLA err o")
 
 
-def table_cells(r):
+CULA_COLUMNS = ("cuLA events (us)", "cuLA graph (us)", "speedup vs cuLA (graph)", "cuLA err o")
+
+
+def cula_cells(r):
+    if "cula_events_us" not in r:
+        why = r.get("cula_error") or r.get("cula_skipped") or "-"
+        return [why.replace("|", "/")[:60], "", "", ""]
+    mark = " (g clamped)" if r.get("cula_g_clamped") else ""
+    speedup = r.get("speedup_vs_cula_graph")
+    graph = fmt(r.get("cula_graph_us"), ".1f") if "cula_error" not in r else "error: " + r["cula_error"][:40]
+    return [fmt(r["cula_events_us"], ".1f") + mark, graph.replace("|", "/"),
+            "-" if speedup is None else f"{speedup:.1f}x", fmt(r.get("cula_err_output"), ".2e")]
+
+
+def table_cells(r, with_cula=False):
+    columns = COLUMNS + (CULA_COLUMNS if with_cula else ())
     cells = [r["row"], str(r["tokens"]), str(r["sequences"]), str(r["hv"])]
     if "error" in r:
         cells.append("error: " + r["error"].replace("|", "/")[:100])
-        return cells + [""] * (len(COLUMNS) - len(cells))
+        return cells + [""] * (len(columns) - len(cells))
     speedup = r.get("speedup_vs_fla")
     target = (f"<= {r['target_us']:.0f} us" if "target_us" in r
               else f">= {100 * r['target_floor_share']:.0f}%")
@@ -368,12 +461,13 @@ def table_cells(r):
         target, "yes" if r["target_met"] else "no",
         fmt(r.get("err_output"), ".2e"), fmt(r.get("err_final_state"), ".2e"),
         fmt(r.get("fla_err_output"), ".2e"),
-    ]
+    ] + (cula_cells(r) if with_cula else [])
 
 
-def markdown_table(rows):
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(table_cells(r)) + " |" for r in rows]
+def markdown_table(rows, with_cula=False):
+    columns = COLUMNS + (CULA_COLUMNS if with_cula else ())
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(table_cells(r, with_cula)) + " |" for r in rows]
     return "\n".join(lines)
 
 
@@ -389,6 +483,8 @@ def write_chart(rows, path):
         return "no rows"
     series = [("ours (events)", "events_us"), ("ours (graph)", "graph_us"),
               ("FLA (events)", "fla_events_us"), ("HBM floor", "floor_us")]
+    if any("cula_graph_us" in r for r in rows):
+        series.insert(3, ("cuLA (graph)", "cula_graph_us"))
     height = 0.8 / len(series)
     fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) * len(series) / 2 + 2))
     for i, (label, key) in enumerate(series):
@@ -400,7 +496,8 @@ def write_chart(rows, path):
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.set_xlabel("microseconds per call (log scale)")
-    ax.set_title("gdn2.chunk_gdn2 vs FLA vs the HBM floor")
+    ax.set_title("gdn2.chunk_gdn2 vs FLA" + (" vs cuLA" if len(series) == 5 else "")
+                 + " vs the HBM floor")
     ax.legend(loc="lower right")
     ax.grid(axis="x", which="both", alpha=0.3)
     fig.tight_layout()
@@ -444,6 +541,9 @@ def main():
         rows = [r for r in rows if any(r.name.startswith(w) for w in wanted)]
 
     fla, fla_error = (None, "skipped (--no-fla)") if args.no_fla else load_fla()
+    cula, cula_manifest = load_cula(args.cula) if args.cula else (None, None)
+    if args.cula and cula is None:
+        print(f"cuLA: not loaded from {args.cula}: {cula_manifest['error']}", flush=True)
     print(f"GPU: {torch.cuda.get_device_name(0)}; FLA: "
           f"{'fla.ops.gdn2.chunk_gdn2' if fla else fla_error}", flush=True)
     bandwidth = copy_bandwidth(torch)
@@ -455,9 +555,11 @@ def main():
         for i, row in enumerate(rows, 1):
             print(f"[{i}/{len(rows)}] {row.name}: T={row.tokens} N={len(row.lengths)} "
                   f"Hq={row.hq} Hv={row.hv}", flush=True)
-            rec = run_row(torch, gdn2, testing, row, args, bandwidth, fla)
+            rec = run_row(torch, gdn2, testing, row, args, bandwidth, fla, cula)
             if "error" not in rec:
                 extra = (f", FLA {rec['fla_events_us']:.1f} us" if "fla_events_us" in rec else "")
+                if "cula_graph_us" in rec:
+                    extra += f", cuLA {rec['cula_events_us']:.1f} us (graph {rec['cula_graph_us']:.1f} us)"
                 print(f"  ours {rec['events_us']:.1f} us (graph {rec['graph_us']:.1f} us), "
                       f"floor {rec['floor_us']:.1f} us{extra}", flush=True)
             results.append(rec)
@@ -466,7 +568,7 @@ def main():
         except Exception as exc:
             host = {"error": f"{type(exc).__name__}: {exc}"}
 
-    meta = metadata(torch, gdn2, bandwidth, fla_error)
+    meta = metadata(torch, gdn2, bandwidth, fla_error, cula_manifest)
     protocol = {
         "events": f"CUDA events around the public Python call, median of {args.iters} after "
                   f"{args.warmup} warm-up calls",
@@ -478,10 +580,17 @@ def main():
         "floor": "SPEC.md bytes / copy bandwidth measured in this run",
         "accuracy": "||x - ref|| / ||ref|| against the fp64 tokenwise reference",
     }
+    if cula is not None:
+        protocol["cula"] = ("cuLA's GDN2 kernel (PR #113) exported ahead of time by "
+                            "bench/cula_export.py, called as its wrapper calls it (outputs "
+                            "allocated per call; its Python checks not timed); same protocol, "
+                            "events and graph; rows outside its contract (N > 32) skipped; where "
+                            "a row's g goes below -5 (its range), g is clamped to -5 for cuLA "
+                            "and its accuracy is not reported")
     out = args.out or default_out_dir(torch)
     out.mkdir(parents=True, exist_ok=True)
     chart_error = write_chart(results, out / "chart.png")
-    table = markdown_table(results)
+    table = markdown_table(results, with_cula=cula is not None)
     if "error" in host:
         host_line = f"Host overhead: not measured ({host['error']})"
     else:
@@ -495,7 +604,10 @@ def main():
                      f"host wall time per call {host['reference_host_wall_us_per_call']:.1f} us")
     header = (f"GPU {meta['gpu']} ({meta['sm_count']} SMs), {meta['date_utc']}, commit "
               f"{meta['commit']}; torch {meta['torch']}, triton {meta['triton']}, FLA "
-              f"{meta['fla'] or 'not installed'}; HBM copy bandwidth "
+              f"{meta['fla'] or 'not installed'}"
+              + (f", cuLA PR #113 (CuTe DSL {cula_manifest['cutlass_dsl']}, exported ahead of time)"
+                 if cula is not None else "")
+              + f"; HBM copy bandwidth "
               f"{meta['copy_bandwidth_tb_s']:.2f} TB/s")
     (out / "results.json").write_text(json.dumps(
         {"metadata": meta, "protocol": protocol, "host_overhead": host, "rows": results,
