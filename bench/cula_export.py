@@ -75,7 +75,8 @@ def export(key, cula_src, out_dir):
     import cutlass.cute as cute
     from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
 
-    sys.path.insert(0, str(cula_src))
+    if str(cula_src) not in sys.path:
+        sys.path.insert(0, str(cula_src))
     from cula.ops.gdn2.sm90.prefill_kernel import GDN2PrefillKernel
 
     hv, h0, final, v64, tail = key
