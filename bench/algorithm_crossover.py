@@ -57,6 +57,22 @@ def long_shapes(random_lengths):
     )
 
 
+def save(out_dir, meta, rows, complete):
+    """crossover.json and crossover.md of the rows so far; meta["complete"] is False until the last."""
+    meta = dict(meta, complete=complete)
+    with open(os.path.join(out_dir, "crossover.json"), "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    lines = ["| shape | T | N | Hq | Hv | " + " | ".join(f"{a} graph (us)" for a in ALGORITHMS)
+             + " | fastest | auto picks | auto with max_seqlen picks |",
+             "|---|---|---|---|---|" + "---|" * (len(ALGORITHMS) + 3)]
+    for r in rows:
+        lines.append(f"| {r['name']} | {r['T']} | {r['N']} | {r['Hq']} | {r['Hv']} | "
+                     + " | ".join(f"{r[f'{a}_us']:.1f}" for a in ALGORITHMS)
+                     + f" | {r['best']} | {r['auto']} | {r['auto_hint']} |")
+    with open(os.path.join(out_dir, "crossover.md"), "w") as f:
+        f.write(f"# {', '.join(ALGORITHMS)}: GPU time per call\n\n{meta}\n\n" + "\n".join(lines) + "\n")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="")
@@ -73,6 +89,11 @@ def main():
     shapes = SHAPES if args.set == "short" else long_shapes(testing.random_lengths)
     if not args.algorithms:
         args.algorithms = ",".join(ALGORITHMS) if args.set == "short" else "chunked,fused"
+
+    out_dir = args.out or f"{default_out_dir(torch)}-crossover" + ("" if args.set == "short" else "-long")
+    os.makedirs(out_dir, exist_ok=True)
+    meta = metadata(torch, gdn2, 0.0, "not run")
+    del meta["copy_bandwidth_tb_s"], meta["fla_import_error"]
 
     rows = []
     with torch.inference_mode():
@@ -114,22 +135,9 @@ def main():
                   f"best {rec['best']:9s} auto {rec['auto']} (with max_seqlen {rec['auto_hint']})",
                   flush=True)
             rows.append(rec)
+            save(out_dir, meta, rows, complete=False)  # what is measured survives a timeout
 
-    out_dir = args.out or f"{default_out_dir(torch)}-crossover" + ("" if args.set == "short" else "-long")
-    os.makedirs(out_dir, exist_ok=True)
-    meta = metadata(torch, gdn2, 0.0, "not run")
-    del meta["copy_bandwidth_tb_s"], meta["fla_import_error"]
-    with open(os.path.join(out_dir, "crossover.json"), "w") as f:
-        json.dump({"meta": meta, "rows": rows}, f, indent=1)
-    lines = ["| shape | T | N | Hq | Hv | " + " | ".join(f"{a} graph (us)" for a in ALGORITHMS)
-             + " | fastest | auto picks | auto with max_seqlen picks |",
-             "|---|---|---|---|---|" + "---|" * (len(ALGORITHMS) + 3)]
-    for r in rows:
-        lines.append(f"| {r['name']} | {r['T']} | {r['N']} | {r['Hq']} | {r['Hv']} | "
-                     + " | ".join(f"{r[f'{a}_us']:.1f}" for a in ALGORITHMS)
-                     + f" | {r['best']} | {r['auto']} | {r['auto_hint']} |")
-    with open(os.path.join(out_dir, "crossover.md"), "w") as f:
-        f.write(f"# {', '.join(ALGORITHMS)}: GPU time per call\n\n{meta}\n\n" + "\n".join(lines) + "\n")
+    save(out_dir, meta, rows, complete=True)
     print(f"wrote {out_dir}/crossover.json and crossover.md")
     return 0
 
