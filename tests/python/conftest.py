@@ -21,8 +21,8 @@ OUT_TOL = 4e-3    # ||o - ref|| / ||ref||
 STATE_TOL = 3e-3  # same for the final state
 
 
-def require_gpu_gdn2():
-    """Returns (torch, gdn2) or skips the calling test module with the reason."""
+def require_sm90_gpu():
+    """Returns torch, or skips the calling test module when torch or an sm_90 GPU is missing."""
     torch = pytest.importorskip("torch", reason="torch is not installed")
     if not torch.cuda.is_available():
         pytest.skip("no CUDA GPU: the gdn2 GPU tests need an NVIDIA Hopper (sm_90) GPU",
@@ -31,6 +31,12 @@ def require_gpu_gdn2():
     if (major, minor) != (9, 0):
         pytest.skip(f"gdn2 runs on sm_90 (Hopper) only; this GPU is sm_{major}{minor}",
                     allow_module_level=True)
+    return torch
+
+
+def require_gpu_gdn2():
+    """Returns (torch, gdn2) or skips the calling test module with the reason."""
+    torch = require_sm90_gpu()
     try:
         import gdn2
     except ImportError as exc:  # the op library is not built
