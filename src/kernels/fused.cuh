@@ -5,12 +5,9 @@
 // 16 us and the recurrent path's token chain is too long (docs/design.md, "Three algorithms").
 // Correct for any length and any finite g: a long sequence only takes longer.
 //
-// Work items of (sequence, value head, slice of 64 kConsumers value channels) (fused_v64.cu:
-// kConsumers = 1, two items per head; fused_v128.cu: kConsumers = 2, one item per head, which
-// forms each block's key side once for all 128 channels) on at most one CTA per SM; where there
-// are more items than SMs each CTA takes several in turn, longest sequences first (Schedule), and
-// its roles run the blocks of all its items as one stream, so that one item's first blocks are
-// formed while the consumers finish the previous item's last. Four warpgroups:
+// One CTA per (sequence, value head, slice of 64 kConsumers value channels), four warpgroups
+// (fused_v64.cu: kConsumers = 1, two CTAs per head; fused_v128.cu: kConsumers = 2, one CTA per
+// head, which forms each block's key side once for all 128 channels):
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
@@ -20,7 +17,8 @@
 //     block after next. With one consumer a solver is a warpgroup: its warps 0 and 1 form A's
 //     column halves and invert as soon as their half is formed, while warps 2 and 3 form P,
 //     request and copy. With two consumers the two solvers share a warpgroup, two warps each:
-//     each warp forms a column half of both A and P, then its part of T, and the pair copies;
+//     each warp forms a column half of both A and P, the pair copies and releases the staging,
+//     then each warp does its part of T;
 //   - each consumer holds its S^T (64 x 128, fp32) in registers and runs the block's products as
 //     wgmma with S^T (or the previous product's accumulator) as A and the factors as B:
 //       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (one m64n32 product, 16 k-steps)
@@ -30,10 +28,9 @@
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
 // Two slots alternate between blocks (full/empty mbarriers); staging tiles and raw stages
-// alternate too. The producer and the solvers form block g + 1 and g + 2 while the consumers run
-// block g (g: the CTA's blocks, counted over its items): only their stores into a slot wait for
-// the consumers to release it, so a solver's A -> T chain (about 2,500 SM cycles) spans two
-// blocks of the consumers.
+// alternate too. The producer and the solvers form block n + 1 and n + 2 while the consumers run
+// block n: only their stores into a slot wait for the consumers to release it, so a solver's
+// A -> T chain (about 2,500 SM cycles) spans two blocks of the consumers.
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
@@ -68,7 +65,6 @@ constexpr int kSolverBarrier = 2;        // solver w: 2 + 2 w
 constexpr int kInverseBarrier = 3;       // its warps 0 and 1 in the inverse: 3 + 2 w
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
-constexpr int kMaxOrderedSequences = 256;  // past this many sequences the CTAs take them in index order (Schedule)
 static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
 
 // What depends on the number of consumers: the value channels per CTA, the warpgroups' roles and
@@ -83,10 +79,9 @@ struct Roles {
   static constexpr int kSolverThreads = 32 * kSolverWarps;
   static constexpr int kFirstConsumer = kConsumers == 1 ? 1 : 2;                    // its warpgroup
   static constexpr int kFirstSolverThread = (kConsumers == 1 ? 2 : 1) * kWarpgroup;  // solver 0's
-  // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 112 + 2 x 152)
-  // = 65536; __launch_bounds__ gives every thread 128 at the start. (With two consumers the
-  // solvers' block cursor needs more than 96.)
-  static constexpr int kProducerRegs = 96, kSolverRegs = kConsumers == 1 ? 96 : 112, kConsumerRegs = kConsumers == 1 ? 224 : 152;
+  // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
+  // = 65536; __launch_bounds__ gives every thread 128 at the start.
+  static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
   static_assert(kWarpgroup * (kProducerRegs + kConsumers * kConsumerRegs + (4 - 1 - kConsumers) * kSolverRegs) <= 65536 &&
                     65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
                 "the register file");
@@ -120,14 +115,13 @@ template <int kConsumers>
 struct alignas(128) Smem {
   Slot<kConsumers> slot[2];
   RawStage<kConsumers> raw[2];
-  // The producer's [token][channel] tiles of block g in stage[g % 2]: Kb, Qg, k / r (rounded to
+  // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
   // TF32), from which the solver forms A and P and copies Kb and Qg into the slot's K-major operand.
   StageTiles stage[2];
   ATile a[kSolvers];
   float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
   uint64_t full[2], empty[2], raw_full[2], formed[2], stage_empty[2];
-  int lengths[kMaxOrderedSequences], order[kMaxOrderedSequences];  // Schedule's order, longest first
 };
 
 // The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
@@ -136,6 +130,7 @@ struct alignas(128) Smem {
 struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
+  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
 };
 
 __device__ __forceinline__ bool producer_sync_and(bool x) {
@@ -159,64 +154,25 @@ __device__ __forceinline__ float fast_exp2(float x) {
 
 __device__ __forceinline__ float bf(uint16_t x) { return __uint_as_float(uint32_t(x) << 16); }
 
-// A CTA's items (work items of slice_item: sequence, value head, value slice): positions c,
-// 2G - 1 - c, 2G + c, 4G - 1 - c, ... of the list of all items (G CTAs, c this one: a snake over
-// rounds of G items, so that a CTA that takes an early item of one round takes a late one of the
-// next). The list holds each sequence's items together, the sequences longest first where a CTA
-// takes several items and there are at most kMaxOrderedSequences sequences (`order`: the
-// sequence at each rank, in shared memory), else in index order. No state: every role
-// recomputes it from the parameters (constant bank) and the CTA's index, so that nothing stays
-// live in registers across the roles.
-template <int kSlices>
-struct Schedule {
-  static __device__ __forceinline__ int64_t items(const StatePassParams& pv) { return int64_t(pv.seq.N) * pv.Hv * kSlices; }
-  static __device__ __forceinline__ bool ordered(const StatePassParams& pv) {
-    return items(pv) > gridDim.x && pv.seq.N <= kMaxOrderedSequences;
-  }
-  static __device__ __forceinline__ int64_t position(int j) {
-    return int64_t(j) * gridDim.x + ((j & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x);
-  }
-  static __device__ __forceinline__ bool has(const StatePassParams& pv, int j) { return position(j) < items(pv); }
-  static __device__ __forceinline__ int64_t item(const StatePassParams& pv, const int* order, int j) {
-    const int64_t per_sequence = int64_t(pv.Hv) * kSlices, pos = position(j), rank = pos / per_sequence;
-    return (ordered(pv) ? int64_t(order[rank]) : rank) * per_sequence + pos % per_sequence;
-  }
-  static __device__ __forceinline__ SliceItem slice(const StatePassParams& pv, const int* order, int j) {
-    return slice_item<kSlices>(pv, item(pv, order, j));
-  }
+// The item's sequence in blocks: its first token (token indices fit in int32: kMaxTokens), its
+// block count and the length of its last block.
+struct Blocks {
+  int y0, count, last_len;
+  __device__ __forceinline__ int len(int n) const { return n == count - 1 ? last_len : kBlk; }
 };
-
-// Block n of the CTA's j-th item, a sequence of `tokens` tokens (0: past the CTA's last item;
-// token counts fit in int32: kMaxTokens). Every role walks the same blocks in the same order; g
-// counts them from the CTA's first (slots, stages and phases follow g).
-struct BlockCursor {
-  int j, n, tokens;
-  __device__ __forceinline__ bool valid() const { return tokens > 0; }
-  __device__ __forceinline__ bool last() const { return tokens - n * kBlk <= kBlk; }
-  __device__ __forceinline__ int len() const { return min(kBlk, tokens - n * kBlk); }
-};
-template <int kSlices>
-__device__ __forceinline__ BlockCursor item_start(const StatePassParams& pv, const int* order, int j) {
-  BlockCursor c{j, 0, 0};
-  if (!Schedule<kSlices>::has(pv, j)) return c;
-  const SliceItem it = Schedule<kSlices>::slice(pv, order, j);
-  c.tokens = int(it.sb.eos - it.sb.bos);  // >= 1 (cu_seqlens_fault passed)
-  return c;
-}
-template <int kSlices>
-__device__ __forceinline__ void advance(const StatePassParams& pv, const int* order, BlockCursor& c) {
-  if (c.last()) c = item_start<kSlices>(pv, order, c.j + 1);
-  else ++c.n;
+__device__ __forceinline__ Blocks item_blocks(const SliceItem& it) {
+  const int64_t tokens = it.sb.eos - it.sb.bos;
+  const int count = int((tokens + kBlk - 1) / kBlk);
+  return Blocks{int(it.sb.bos), count, int(tokens - int64_t(count - 1) * kBlk)};
 }
 
-// One thread: the TMA copies of the cursor's block into `r`, completing on `bar`.
+// One thread: the TMA copies of block n into `r`, completing on `bar`.
 template <int kConsumers>
-__device__ __forceinline__ void issue_raw(const FusedParams& p, const int* order, const BlockCursor& c,
+__device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, const Blocks& bl, int n,
                                           RawStage<kConsumers>& r, uint64_t* bar) {
-  const SliceItem it = Schedule<Roles<kConsumers>::kSlices>::slice(p.r.value, order, c.j);
   fence_proxy_async();  // this thread's generic reads of the stage before the copies' writes (other threads': a barrier)
   mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage<kConsumers>)));
-  const int y = int(it.sb.bos) + c.n * kBlk;
+  const int y = bl.y0 + n * kBlk;
   tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
   tma_load_2d(r.k, &p.k_map, it.hk * kK, y, bar);
   tma_load_2d(r.b, &p.b_map, it.hk * kK, y, bar);
@@ -433,36 +389,31 @@ __device__ __forceinline__ void solver_sync(int w) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers>::kSolverThreads) : "memory");
 }
 
-// Solver w, per block g of the CTA with g % 2 = w once the producer has formed its part
-// (formed): A and P, T, the copy of [Kb; Qg] into the slot's K-major operand and the request of
-// block g + 2's raw inputs; then the arrival on the block's full barrier. A is the solver's own
-// tile and T is formed in registers, so only the stores into the slot wait for the consumers to
-// release it (block g - 2): the two solvers' chains overlap the consumers' blocks.
+// Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
+// T, the copy of [Kb; Qg] into the slot's K-major operand and the request of block n + 2's raw
+// inputs; then the arrival on the block's full barrier. A is the solver's own tile and T is
+// formed in registers, so only the stores into the slot wait for the consumers to release it
+// (block n - 2): the two solvers' chains overlap the consumers' blocks.
 template <int kConsumers>
-__device__ void solve(const FusedParams& p, Smem<kConsumers>& sm) {
+__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm) {
   using R = Roles<kConsumers>;
   const int c0 = threadIdx.x - R::kFirstSolverThread, w = c0 / R::kSolverThreads;
   const int c = c0 % R::kSolverThreads, warp = c / 32, lane = c % 32;
-  const StatePassParams& pv = p.r.value;
-  const float scale = pv.scale;
-  BlockCursor ahead = item_start<R::kSlices>(pv, sm.order, 0);  // block g + 2 (below: g)
-  if (w == 1) advance<R::kSlices>(pv, sm.order, ahead);
-  int len = ahead.valid() ? ahead.len() : 0;  // block g's length (0: no block g)
-  advance<R::kSlices>(pv, sm.order, ahead);
-  advance<R::kSlices>(pv, sm.order, ahead);
-  for (int g = w; len > 0; g += kSolvers) {
-    Slot<kConsumers>& slot = sm.slot[g & 1];
-    const StageTiles& stage = sm.stage[g & 1];
-    auto wait_slot = [&] {  // the consumers have released the slot (block g - 2)
-      if (g >= 2) mbarrier_wait(&sm.empty[g & 1], uint32_t((g >> 1) - 1) & 1);
+  const float scale = p.r.value.scale;
+  for (int n = w; n < bl.count; n += kSolvers) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    const StageTiles& stage = sm.stage[n & 1];
+    const int len = bl.len(n);
+    auto wait_slot = [&] {  // the consumers have released the slot (block n - 2)
+      if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     };
-    mbarrier_wait(&sm.formed[g & 1], uint32_t(g >> 1) & 1);
-    const bool fast = sm.fast[g & 1];
-    // The raw inputs of block g + 2 go into raw stage g % 2 once nothing reads it: on the
+    mbarrier_wait(&sm.formed[n & 1], uint32_t(n >> 1) & 1);
+    const bool fast = sm.fast[n & 1];
+    // The raw inputs of block n + 2 go into raw stage n % 2 once nothing reads it: on the
     // tensor-core path at once (the producer read it before formed), on the exact path after the
     // solver's second barrier.
     auto request = [&] {
-      if (ahead.valid()) issue_raw(p, sm.order, ahead, sm.raw[g & 1], &sm.raw_full[g & 1]);
+      if (n + 2 < bl.count) issue_raw(p, it, bl, n + 2, sm.raw[n & 1], &sm.raw_full[n & 1]);
     };
     if constexpr (kConsumers == 1) {
       // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
@@ -474,66 +425,61 @@ __device__ void solve(const FusedParams& p, Smem<kConsumers>& sm) {
         tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // every warp's reads of A for block g - 2 done
-        exact_ap(sm.raw[g & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage g % 2 done
+        solver_sync<kConsumers>(w);  // every warp's reads of A for block n - 2 done
+        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
       }
       if (warp < 2) {
-        mbarrier_arrive(&sm.stage_empty[g & 1]);
+        mbarrier_arrive(&sm.stage_empty[n & 1]);
         __syncwarp();  // the warp's A before its part of the inverse reads it
-        invert(sm.a[w], sm.t22[w][(g / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+        invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
       } else {
         if (c == 96) request();
         wait_slot();
         copy_kq(stage, slot, c - 64);
-        mbarrier_arrive(&sm.stage_empty[g & 1]);
+        mbarrier_arrive(&sm.stage_empty[n & 1]);
       }
-      wait_slot();  // every thread, so that no arrival for block g lands in block g - 2's phase
+      wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
     } else {
-      // Each warp forms its column half of A and P, then its part of the inverse; then the pair
-      // copies [Kb; Qg] and releases the staging.
+      // Each warp forms its column half of A and P; the pair copies [Kb; Qg] and releases the
+      // staging (so that the producer can stage block n + 2 during the inverse); then each warp
+      // does its part of the inverse.
       if (fast) {
         if (c == 0) request();
         tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // both warps' reads of A for block g - 2 done
-        exact_ap(sm.raw[g & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage g % 2 done
+        solver_sync<kConsumers>(w);  // both warps' reads of A for block n - 2 done
+        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
         if (c == 0) request();
       }
-      __syncwarp();  // the warp's A before its part of the inverse reads it
-      invert(sm.a[w], sm.t22[w][(g / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
       wait_slot();
       copy_kq(stage, slot, c);
-      mbarrier_arrive(&sm.stage_empty[g & 1]);
+      mbarrier_arrive(&sm.stage_empty[n & 1]);
+      __syncwarp();  // the warp's A before its part of the inverse reads it
+      invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
-    mbarrier_arrive(&sm.full[g & 1]);
-    len = ahead.valid() ? ahead.len() : 0;
-    advance<R::kSlices>(pv, sm.order, ahead);
-    advance<R::kSlices>(pv, sm.order, ahead);
+    mbarrier_arrive(&sm.full[n & 1]);
   }
 }
 
-// Warpgroup 0: every block g of the CTA's items, its staging tiles in stage g % 2 and its part of
-// the slot in slot g % 2 once the consumers have released it. The raw inputs of block g arrive in
-// raw stage g % 2, copied two blocks ahead.
+// Warpgroup 0: every block of the item, its staging tiles in stage n % 2 and its part of the slot
+// in slot n % 2 once the consumers have released it. The raw inputs of block n arrive in raw
+// stage n % 2, copied two blocks ahead.
 template <int kConsumers>
-__device__ void produce(const FusedParams& p, Smem<kConsumers>& sm) {
-  constexpr int kSlices = Roles<kConsumers>::kSlices;
+__device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm) {
   const int c = threadIdx.x;
-  const StatePassParams& pv = p.r.value;
-  const float scale = pv.scale;
+  const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
-  int g = 0;
-  for (BlockCursor cur = item_start<kSlices>(pv, sm.order, 0); cur.valid(); advance<kSlices>(pv, sm.order, cur), ++g) {
-    Slot<kConsumers>& slot = sm.slot[g & 1];
-    RawStage<kConsumers>& raw = sm.raw[g & 1];
-    const int len = cur.len();
-    StageTiles& stage = sm.stage[g & 1];
-    mbarrier_wait(&sm.raw_full[g & 1], uint32_t(g >> 1) & 1);
-    if (g >= 2) mbarrier_wait(&sm.stage_empty[g & 1], uint32_t((g >> 1) - 1) & 1);
+  for (int n = 0; n < bl.count; ++n) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    RawStage<kConsumers>& raw = sm.raw[n & 1];
+    const int len = bl.len(n);
+    StageTiles& stage = sm.stage[n & 1];
+    mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
+    if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, and Kb, Qg, k / r into the
     // staging tiles (rounded to TF32). The block's column is read into registers first, all loads
     // unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and issued
@@ -596,11 +542,11 @@ __device__ void produce(const FusedParams& p, Smem<kConsumers>& sm) {
       }
     }
     // The staging, the raw stage's last read and the vote to the solver; then the slot's part of
-    // the producer once the consumers have released it (block g - 2).
+    // the producer once the consumers have released it (block n - 2).
     const bool fast = producer_sync_and(ok);
-    if (c == 0) sm.fast[g & 1] = fast;
-    mbarrier_arrive(&sm.formed[g & 1]);
-    if (g >= 2) mbarrier_wait(&sm.empty[g & 1], uint32_t((g >> 1) - 1) & 1);
+    if (c == 0) sm.fast[n & 1] = fast;
+    mbarrier_arrive(&sm.formed[n & 1]);
+    if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     {
       float e = 1.f, ke[kBlk];
 #pragma unroll
@@ -621,42 +567,32 @@ __device__ void produce(const FusedParams& p, Smem<kConsumers>& sm) {
       }
     }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
-    mbarrier_arrive(&sm.full[g & 1]);
+    mbarrier_arrive(&sm.full[n & 1]);
   }
 }
 
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
-// accumulator (value channels of the CTA); S^T's columns are key channels in slot order. Per
-// item: S^T from the initial state (or zero) before its first block, to the final state after
-// its last.
+// accumulator (value channels of the CTA); S^T's columns are key channels in slot order.
 template <int kConsumers>
-__device__ void consume(const FusedParams& p, Smem<kConsumers>& sm, int ci) {
-  constexpr int kSlices = Roles<kConsumers>::kSlices;
+__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int ci) {
   const StatePassParams& pv = p.r.value;
   const int tid = threadIdx.x - (Roles<kConsumers>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
-  const int64_t row_stride = int64_t(pv.Hv) * kV;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
-  int64_t state_off = 0;
-  uint16_t* out = nullptr;  // the rows of the item's block n: out + 16 n row_stride (set at n = 0)
-  int g = 0;
-  for (BlockCursor cur = item_start<kSlices>(pv, sm.order, 0); cur.valid();
-       advance<kSlices>(pv, sm.order, cur), ++g, out += kBlk * row_stride) {
-    if (cur.n == 0) {
-      const SliceItem it = Schedule<kSlices>::slice(pv, sm.order, cur.j);
-      state_off = it.state_off;
-      out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;
 #pragma unroll
-      for (int j = 0; j < kK / 8; ++j)
+  for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+    for (int h = 0; h < 2; ++h)
 #pragma unroll
-          for (int e = 0; e < 2; ++e)
-            st[4 * j + 2 * h + e] =
-                pv.initial_state ? pv.initial_state[state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] : 0.f;
-    }
-    Slot<kConsumers>& slot = sm.slot[g & 1];
-    const int len = cur.len();
+      for (int e = 0; e < 2; ++e)
+        st[4 * j + 2 * h + e] =
+            pv.initial_state ? pv.initial_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] : 0.f;
+
+  const int64_t row_stride = int64_t(pv.Hv) * kV;
+  uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
+  for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
+    Slot<kConsumers>& slot = sm.slot[n & 1];
+    const int len = bl.len(n);
     // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
     // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.) With two
     // consumers the state's A fragments are formed half at a time (k-steps 0-7, then 8-15), so
@@ -664,7 +600,7 @@ __device__ void consume(const FusedParams& p, Smem<kConsumers>& sm, int ci) {
     constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
     uint32_t sa[4 * kSteps];
     acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
-    mbarrier_wait(&sm.full[g & 1], uint32_t(g >> 1) & 1);
+    mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
     float x[16];
     fence_operands(x);
     fence_operands(sa);
@@ -727,7 +663,7 @@ __device__ void consume(const FusedParams& p, Smem<kConsumers>& sm, int ci) {
     fence_operands(on);
     fence_operands(st);
     fence_operands(ua);
-    mbarrier_arrive(&sm.empty[g & 1]);
+    mbarrier_arrive(&sm.empty[n & 1]);
 
 #pragma unroll
     for (int j = 0; j < 2; ++j)
@@ -738,15 +674,15 @@ __device__ void consume(const FusedParams& p, Smem<kConsumers>& sm, int ci) {
           const int tok = 8 * j + 4 * e + tq;
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
-    if (cur.last() && pv.final_state) {
+  }
+  if (pv.final_state) {
 #pragma unroll
-      for (int j = 0; j < kK / 8; ++j)
+    for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+      for (int h = 0; h < 2; ++h)
 #pragma unroll
-          for (int e = 0; e < 2; ++e)
-            pv.final_state[state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] = st[4 * j + 2 * h + e];
-    }
+        for (int e = 0; e < 2; ++e)
+          pv.final_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] = st[4 * j + 2 * h + e];
   }
 }
 
@@ -756,36 +692,14 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  using S = Schedule<R::kSlices>;
-  // Every CTA checks all N + 1 offsets (kAuto takes this path only up to 4096 sequences,
-  // src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state (the items in
-  // index order: the lengths are not to be trusted).
+  const SliceItem it = slice_item<R::kSlices>(pv, p.item_base + blockIdx.x);
+  // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
+  // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   if (cu_seqlens_fault<kThreads>(pv.seq)) {
-    for (int j = 0; S::has(pv, j); ++j) {
-      const SliceItem it = slice_item<R::kSlices>(pv, S::position(j));
-      fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
-    }
+    fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
     return;
   }
-  // Where a CTA takes several items, the sequences longest first: each sequence's rank by length
-  // (descending, then index), from every length (one thread per sequence).
-  if (S::ordered(pv)) {
-    const int N = pv.seq.N;
-    for (int s = threadIdx.x; s < N; s += kThreads) {
-      const SeqBounds sb = seq_bounds(pv.seq, s);
-      sm.lengths[s] = int(sb.eos - sb.bos);
-    }
-    __syncthreads();
-    for (int s = threadIdx.x; s < N; s += kThreads) {
-      const int len = sm.lengths[s];
-      int rank = 0;
-      for (int t = 0; t < N; ++t) {
-        const int other = sm.lengths[t];
-        rank += other > len || (other == len && t < s);
-      }
-      sm.order[rank] = s;  // read after the CTA barrier below
-    }
-  }
+  const Blocks bl = item_blocks(it);
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
       mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
@@ -797,24 +711,21 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     fence_barrier_init();
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+    for (int k = 0; k < 2 && k < bl.count; ++k) issue_raw(p, it, bl, k, sm.raw[k], &sm.raw_full[k]);
   }
   __syncthreads();
-  if (threadIdx.x == 0) {  // the raw inputs of the CTA's first two blocks
-    BlockCursor c = item_start<R::kSlices>(pv, sm.order, 0);
-    for (int k = 0; k < 2 && c.valid(); ++k, advance<R::kSlices>(pv, sm.order, c)) issue_raw(p, sm.order, c, sm.raw[k], &sm.raw_full[k]);
-  }
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
   // be executed by whole warpgroups).
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
-    produce(p, sm);
+    produce(p, bl, sm);
   } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
-    consume(p, sm, wg - R::kFirstConsumer);
+    consume(p, it, bl, sm, wg - R::kFirstConsumer);
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
-    solve(p, sm);
+    solve(p, it, bl, sm);
   }
 }
 
@@ -822,9 +733,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 
 namespace gdn2::kernels {
 
-// Work items (sequence, value head, 64 kConsumers value channels) on at most one CTA per SM, 512
-// threads, dynamic shared memory; no workspace. The TMA descriptors of the raw inputs are encoded
-// here, per call.
+// One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
+// memory; no workspace. The TMA descriptors of the raw inputs are encoded here, per call.
 template <int kConsumers>
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
@@ -849,11 +759,16 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   if (err == 0) err = encode_tiled_map(&p.r.value.v_map, kBf16, 2, v.v, value_dims, value16, value_box, kNone);
   if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
   if (err != 0) return err;
-  // One CTA per SM at most, each taking its items in turn (Schedule).
+  // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
+  constexpr int64_t kMaxGrid = int64_t(1) << 30;
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
-  const unsigned grid = unsigned(std::min<int64_t>(items, std::max<int64_t>(r.sms, 1)));
-  fused_kernel<kConsumers><<<grid, kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
+    const int64_t grid = std::min(kMaxGrid, items - p.item_base);
+    fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return int(e);
+  }
+  return 0;
 }
 
 }  // namespace gdn2::kernels

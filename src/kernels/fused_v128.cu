@@ -1,6 +1,6 @@
-// The fused path with two consumer warpgroups (fused.cuh): a work item per (sequence, value head),
-// which forms each block's key side once for all 128 value channels, on at most one CTA per SM
-// (each CTA taking several items in turn); for problems of more than one wave of 64-channel CTAs.
+// The fused path with two consumer warpgroups (fused.cuh): one CTA per (sequence, value head),
+// which forms each block's key side once for all 128 value channels; for problems of more than
+// one wave of 64-channel CTAs.
 #include "kernels/fused.cuh"
 
 namespace gdn2::kernels {

@@ -1,6 +1,5 @@
-// The fused path with one consumer warpgroup (fused.cuh): two work items per (sequence, value
-// head), 64 value channels each, a CTA each; for problems whose CTAs fit in one wave (launch.cu
-// takes it only then, so its CTAs never take a second item).
+// The fused path with one consumer warpgroup (fused.cuh): two CTAs per (sequence, value head), 64
+// value channels each; for problems whose CTAs fit in one wave.
 #include "kernels/fused.cuh"
 
 namespace gdn2::kernels {

@@ -201,10 +201,10 @@ int launch_state_pass_v128(const StatePassParams& p, Stream stream);
 inline constexpr int kRecurrentSlices = 8, kRecurrentCtasPerSm = 2;
 int launch_recurrent(const RecurrentParams& p, Stream stream);
 // The fused path: 16-token blocks, key side and value side in one kernel (fused.cuh); the same
-// parameters as the recurrent path. Its work items are (sequence, value head, slice of V /
-// fused_slices channels), on at most one CTA per SM: two 64-channel slices per head
-// (fused_v64.cu) where they fit in one wave, else the whole head (fused_v128.cu), which forms
-// each block's key side once for all its channels, each CTA taking several items in turn.
+// parameters as the recurrent path. Its CTAs are (sequence, value head, slice of V / fused_slices
+// channels), one per SM at a time: two 64-channel slices per head (fused_v64.cu) where they fit in
+// one wave, else the whole head (fused_v128.cu), which forms each block's key side once for all
+// its channels and halves the waves.
 inline constexpr int fused_slices(int64_t heads, int64_t sms) { return 2 * heads <= sms ? 2 : 1; }
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);
