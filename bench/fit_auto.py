@@ -6,10 +6,11 @@ measured crossovers, and reports how well the estimates pick.
 Input: bench/algorithm_crossover.py's crossover.json (--set short and --set long), whose rows hold
 each shape's T, N, Hq, Hv, longest sequence and graph time per algorithm. CPU only.
 
-The fused path's model (fused.cuh, persistent): items = N Hv s work items (s = 2 value slices per
-head where the 2 N Hv CTAs fit on the SMs, else 1), G = min(items, SMs) CTAs taking them in turn.
-A CTA's chain is at least the longest sequence's blocks, ceil(L / 16), and on a balanced schedule
-about an even share of all blocks, s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) / (16 G):
+The fused path's model (fused.cuh): items = N Hv s work items (s = 2 value slices per head where
+the 2 N Hv CTAs fit on the SMs, else 1), a CTA each, at most one per SM at a time, so
+G = min(items, SMs) run at once. An SM's chain of blocks is at least the longest sequence's,
+ceil(L / 16), and, the CTAs taking the SMs as they free, about an even share of all blocks,
+s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) / (16 G):
 
     t = a + c max(ceil(L / 16), ceil(s Hv (T + 15 N) / (16 G))) + o ceil(items / G)
 
@@ -26,8 +27,8 @@ with one c_w per pass width w. (One long sequence runs the 32-channel pass besid
 there the sum overstates.) The report restates src/contract.cpp's recurrent and chunked
 estimates and gives, per shape, the measured times, the estimates (the chunked one fitted when
 the rows determine it, else contract.cpp's), the algorithm the smallest estimate picks (with L
-the longest length, as with the max_seqlen hint) and its regret (the pick's measured time over
-the fastest one's).
+the longest length, as with the max_seqlen hint; the fused estimate weighed by --fused-margin, as
+kAuto does) and its regret (the pick's measured time over the fastest one's).
 """
 
 import argparse
@@ -37,6 +38,10 @@ import sys
 
 ALGORITHMS = ("chunked", "recurrent", "fused")
 RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
+# kAuto takes the fused path only where its estimate times this margin is the smallest: its time
+# depends on how many blocks take the exact path (strong decays), which sizes cannot show
+# (src/contract.cpp, kFusedMargin).
+FUSED_MARGIN = 1.1
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 
@@ -147,6 +152,8 @@ def main(argv=None):
     p.add_argument("crossovers", nargs="+", help="crossover.json files")
     p.add_argument("--sms", type=int, default=132, help="the SM count of the GPU that measured them")
     p.add_argument("--out", default="", help="write the fit and the report as JSON here")
+    p.add_argument("--fused-margin", type=float, default=FUSED_MARGIN,
+                   help="kAuto weighs the fused estimate by this factor (src/contract.cpp, kFusedMargin)")
     args = p.parse_args(argv)
 
     rows = []
@@ -192,7 +199,8 @@ def main(argv=None):
         est["fused"] = fused_us(r, args.sms, params) if s in params else float("nan")
         best = min(timed, key=lambda a: r[f"{a}_us"])
         candidates = [a for a in timed if not math.isnan(est[a])]
-        pick = min(candidates, key=lambda a: est[a]) if candidates else best
+        weighed = {a: est[a] * (args.fused_margin if a == "fused" else 1.0) for a in candidates}
+        pick = min(candidates, key=lambda a: weighed[a]) if candidates else best
         regret = r[f"{pick}_us"] / r[f"{best}_us"]
         regrets.append(regret)
         report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret,

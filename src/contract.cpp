@@ -272,41 +272,55 @@ Status check_forward(const ForwardArgs& a) {
 }
 
 // kAuto's choice (docs/design.md, "Three algorithms"), from sizes alone (no read of cu_seqlens):
-// the algorithm with the smallest estimated GPU time, for sequences of at most 256 tokens (past
-// that the chunked path is taken). The longest sequence L is at most T - N + 1 (every sequence
-// has a token), or the caller's max_seqlen hint. The estimates (microseconds) are fitted to the
-// crossover measured on the lent H200 (docs/performance.md, "The fused path" and "The fused path's
-// solver", step 7):
+// the algorithm with the smallest estimated GPU time. The longest sequence L is at most T - N + 1
+// (every sequence has a token), or the caller's max_seqlen hint. The estimates (microseconds) are
+// fitted by bench/fit_auto.py to the crossovers measured on the lent H200 (docs/performance.md,
+// "The fused path's 128-channel form and kAuto refitted"):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
-//   fused: N Hv 2 CTAs of 64 value channels, one per SM at a time, each a chain of ceil(L / 16)
-//     blocks: 1 + rounds x (5 + 1.8 ceil(L / 16)); only up to kFusedMaxSequences sequences, since
-//     each of its CTAs checks all N + 1 offsets of cu_seqlens (fused.cuh), which the estimate
-//     omits. Fitted on the 64-channel form alone: past one wave the launch takes the 128-channel
-//     form (kernel_params.h, fused_slices), with half the CTAs, which the estimate does not count yet;
-//   chunked, every sequence a chunk or a few: at least 14.5 + 0.032 L (phase 1's first item, then
-//     the pass), else 8 + N (0.0625 Hq + 0.055 Hv) (1 + L / 128 + max(0, L - 64) / 100) on 132 SMs
-//     (a phase-1 item per chunk and key head, a pass CTA per sequence and value head).
-constexpr int64_t kShortMaxLength = 256;
+//   fused (fused.cuh): N Hv s items (s = kernels::fused_slices), a CTA each, at most one per SM at
+//     a time (G = min(items, SMs) at once); an SM runs a chain of at least ceil(L / 16) blocks and
+//     on average s Hv (T + 15 N) / (16 G) at most: a_s + c_s max(both) + o_s ceil(items / G); only
+//     up to kFusedMaxSequences sequences, since each of its CTAs checks all N + 1 offsets of
+//     cu_seqlens;
+//   chunked: phase 1's Hq (T + 63 N) / 64 items at most in rounds of SMs, then the pass's CTAs
+//     (kernels::pass_width w), each a chain of its sequence's chunks, at least ceil(L / 64) and on
+//     average Hv (128 / w) (T + 63 N) / (64 SMs) at most: a + b rounds + c_w max(both).
+//   The fused estimate is weighed by kFusedMargin: the fused path's time also depends on how many
+//   of its blocks take the exact path (strong decays), which sizes cannot show (bench/fit_auto.py
+//   reports the picks' regrets with the same margin).
 constexpr int64_t kFusedMaxSequences = 4096;
+constexpr double kFusedMargin = 1.1;
+struct FusedEstimate {
+  double a, c, o;  // us, us per block of the chain, us per round of CTAs
+};
+constexpr FusedEstimate kFusedV64 = {4.78, 1.627, 0}, kFusedV128 = {4.11, 2.328, 7.722};
+struct ChunkedEstimate {
+  double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
+};
+constexpr ChunkedEstimate kChunked = {5.334, 9.606, 1.709, 2.064, 4.784};
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
-  if (longest > kShortMaxLength) return Algorithm::kChunked;
   const double L = double(longest);
-  auto rounds = [](int64_t items, int64_t slots) { return double((items + slots - 1) / slots); };
+  auto ceil_div = [](int64_t x, int64_t y) { return double((x + y - 1) / y); };
   const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
   const double recurrent_us = rec_items <= sms ? 3.3 + 0.195 * L
-                                               : 2.0 + rounds(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
-  const double fused_us = sh.N > kFusedMaxSequences
-                              ? HUGE_VAL
-                              : 1.0 + rounds(sh.N * sh.Hv * 2, sms) * (5.0 + 1.8 * double((longest + 15) / 16));
-  const double chunked_us =
-      std::max(14.5 + 0.032 * L, 8.0 + double(sh.N) * (0.0625 * sh.Hq + 0.055 * sh.Hv) *
-                                         (1.0 + L / 128.0 + std::max(0.0, L - 64.0) / 100.0) * 132.0 / double(sms));
-  if (recurrent_us <= fused_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
-  return fused_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
+                                               : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
+  const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
+  const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
+  const FusedEstimate& f = slices == 2 ? kFusedV64 : kFusedV128;
+  const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
+  const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
+  const int width = kernels::pass_width(sh.N * sh.Hv, sms);
+  const int64_t chunks64 = sh.T + 63 * sh.N;  // 64 x an upper bound of the chunk count
+  const double pass_chain = std::max(ceil_div(longest, 64), ceil_div(sh.Hv * (kHeadDimV / width) * chunks64, 64 * sms));
+  const double chunked_us = kChunked.a + kChunked.b * ceil_div(sh.Hq * chunks64, 64 * sms) +
+                            (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain;
+  const double fused_weighed_us = kFusedMargin * fused_us;
+  if (recurrent_us <= fused_weighed_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
+  return fused_weighed_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
 }
 
 }  // namespace gdn2

@@ -134,7 +134,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   // factor_block): on those problems the factor bytes bound the pass; the 32-channel pass, bound by
   // the chain of its chunks, copies them whole.
   const int64_t heads = sh.N * sh.Hv, sms = multiprocessor_count(a.q.device);
-  const int slice = heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
+  const int slice = kernels::pass_width(heads, sms);
 
   kernels::ChunkFactorsParams f;
   f.seq = sequences_of(a, sh);

@@ -193,6 +193,10 @@ int launch_chunk_factors(const ChunkFactorsParams& p, Stream stream);
 // Phase 2: 32-channel slices, every operand in shared memory (state_pass_v32.cu), or the state in
 // registers as the A operand (state_pass_rs.cuh) with 64 (state_pass_v64.cu) or 128 value channels
 // per CTA (state_pass_v128.cu).
+// The widest value slices whose CTAs (one per SM) still fill at most one wave, else 128 (src/launch.cu).
+inline constexpr int pass_width(int64_t heads, int64_t sms) {
+  return heads * (kHeadDimV / 32) <= sms ? 32 : heads * (kHeadDimV / 64) <= sms ? 64 : 128;
+}
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_state_pass_v128(const StatePassParams& p, Stream stream);

@@ -210,6 +210,9 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
       {sixteens8, 16, 16, 16, Algorithm::kFused},   {{16}, 16, 16, 0, Algorithm::kRecurrent},
       {{257}, 16, 16, 0, Algorithm::kChunked},      {{192}, 16, 16, 0, Algorithm::kChunked},
       {{128}, 16, 32, 0, Algorithm::kChunked},      {{96}, 16, 64, 0, Algorithm::kFused},
+      {{512, 512, 512, 512}, 16, 16, 512, Algorithm::kFused},
+      {{512, 512, 512, 512}, 16, 16, 0, Algorithm::kChunked},
+      {{1024, 1024}, 16, 16, 1024, Algorithm::kChunked},
   };
   for (const Choice& c : choices) {
     gdn2::ProblemShape sh;
@@ -227,17 +230,26 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
   }
 }
 
-// Past 256 tokens (by the hint or by T - N + 1) kAuto takes the chunked path on any SM count; a
-// wrong hint only moves the choice.
-TEST(AutoChoice, LongSequencesTakeTheChunkedPath) {
-  for (int64_t sms : {1, 78, 114, 132, 1000})
-    for (int64_t hint : {0, 257, 4096}) {
+// One long sequence takes the chunked path on any SM count of a Hopper part, with or without its
+// (true) hint: its fused chain is the whole sequence on one CTA per head. A batch of long sequences takes the fused path
+// when the hint tells kAuto that the sequences are short enough for their chains to fill the GPU,
+// and the chunked path without it (T - N + 1 is then the longest length kAuto must assume).
+TEST(AutoChoice, LongSequences) {
+  for (int64_t sms : {78, 114, 132})
+    for (int64_t hint : {0, 32768}) {
       gdn2::ProblemShape sh;
-      sh.T = 5000, sh.N = 3, sh.Hq = 16, sh.Hv = 32;
+      sh.T = 32768, sh.N = 1, sh.Hq = 16, sh.Hv = 32;
       ForwardArgs a;
       a.max_seqlen = hint;
       EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, sms)), int(gdn2::Algorithm::kChunked)) << sms << " " << hint;
     }
+  gdn2::ProblemShape batch;  // B8x2K (SPEC.md): measured 368.6 us fused, 471.9 chunked (graph)
+  batch.T = 16384, batch.N = 8, batch.Hq = 16, batch.Hv = 16;
+  ForwardArgs a;
+  a.max_seqlen = 2048;
+  EXPECT_EQ(int(gdn2::choose_algorithm(a, batch, 132)), int(gdn2::Algorithm::kFused));
+  a.max_seqlen = 0;
+  EXPECT_EQ(int(gdn2::choose_algorithm(a, batch, 132)), int(gdn2::Algorithm::kChunked));
 }
 
 // The fused path's CTAs each check every offset of cu_seqlens, so kAuto leaves it above 4096
