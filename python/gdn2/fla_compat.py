@@ -29,9 +29,13 @@ What differs from FLA:
   * A g that is not fp32 is converted to fp32; gdn2 reads fp32 decays. The other inputs must be
     bf16, as gdn2's contract requires.
   * `safe_gate`, `disable_recompute` and `chunk_size` have no effect: gdn2 is exact for every
-    finite g <= 0 and recomputes nothing. `return_intermediate_states` and `cp_context` are not
-    supported.
+    finite g <= 0 and recomputes nothing. So FLA's refusals tied to them (`chunk_size` other than
+    64; `safe_gate` with the gate in kernel but no `lower_bound`, or a `lower_bound` outside
+    [-5, 0)) are not made here. `return_intermediate_states` and `cp_context` are not supported.
+  * An unknown keyword argument is a TypeError here; FLA ignores it.
 """
+
+import warnings
 
 import torch
 
@@ -65,7 +69,9 @@ def _packed(name, x, batch):
                          f"{x.dim()}-D shape {tuple(x.shape)}")
     if x.shape[0] != batch:
         raise ValueError(f"{name}: expected batch size {batch} (as q), got {x.shape[0]}")
-    return x.reshape(x.shape[0] * x.shape[1], x.shape[2], x.shape[3])
+    # FLA makes its inputs contiguous; so does this (no copy when they already are), since gdn2
+    # reads contiguous tensors only (q, k, v from one fused projection's split are not).
+    return x.reshape(x.shape[0] * x.shape[1], x.shape[2], x.shape[3]).contiguous()
 
 
 def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_state=False,
@@ -76,6 +82,8 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
     if "transpose_state_layout" in kwargs:  # FLA's deprecated name of state_v_first
         if state_v_first:
             raise ValueError("Cannot pass both `state_v_first` and the deprecated `transpose_state_layout`.")
+        warnings.warn("`transpose_state_layout` is deprecated and renamed to `state_v_first`.",
+                      DeprecationWarning, stacklevel=2)
         state_v_first = bool(kwargs.pop("transpose_state_layout"))
     A_log, dt_bias = kwargs.pop("A_log", None), kwargs.pop("dt_bias", None)
     kwargs.pop("chunk_size", None)
@@ -121,8 +129,8 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
     v, w = _packed("v", v, batch), _packed("w", w, batch)
 
     h0 = initial_state
-    if h0 is not None and not state_v_first:
-        h0 = h0.transpose(-1, -2).contiguous()  # [N, H, K, V] -> gdn2's [N, H, V, K]
+    if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K]
+        h0 = h0.contiguous() if state_v_first else h0.transpose(-1, -2).contiguous()
     result = _gdn2_forward(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
                            output_final_state=output_final_state, scale=scale,
                            max_seqlen=max_seqlen)

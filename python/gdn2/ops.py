@@ -21,7 +21,13 @@ if not os.path.exists(_LIBRARY):
         "-DGDN2_TORCH_ROOT=$(python3 -c 'import torch, os; print(os.path.dirname(torch.__file__))')"
         " && ninja -C build-torch gdn2_torch` (see README.md)."
     )
-torch.ops.load_library(_LIBRARY)
+try:
+    torch.ops.load_library(_LIBRARY)
+except OSError as exc:  # typically built against another torch than the one importing it
+    raise ImportError(
+        f"gdn2: {_LIBRARY} does not load into torch {torch.__version__} ({exc}). The op library "
+        "must be built against the torch that loads it: rebuild it (README.md, \"Python\")."
+    ) from exc
 
 _forward = torch.ops.gdn2.forward.default
 _forward_out = torch.ops.gdn2.forward_out.default

@@ -195,9 +195,8 @@ std::vector<Case> the_matrix() {
   // 40-token sequences, longer and mixed ones, tails and GVA 2/3/4; its faults (the bad g case
   // also takes its exact path for A and P: an infinite decay). Its 64-channel form where
   // N * Hv * 2 <= SMs, else the 128-channel form (kernel_params.h, fused_slices): the cases
-  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too. Past N * Hv = SMs its CTAs
-  // take several items each (fused.cuh, Schedule): longest first up to 256 sequences (-many),
-  // in index order past that (-unordered).
+  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too. The -many and -unordered
+  // cases have more CTAs than SMs (several rounds), with up to 300 sequences.
   m.push_back(fused_case(make_case("fused-auto-mha-T64", {0, 64}, 16, 16, false, false, false), true));
   m.push_back(fused_case(make_case("fused-gva2-8x40", offsets_of(std::vector<int64_t>(8, 40)), 2, 4, false, true, true)));
   m.push_back(fused_case(make_case("fused-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,

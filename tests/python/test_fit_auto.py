@@ -59,7 +59,7 @@ def test_chunked_fit_recovers_a_known_model():
 def test_the_form_follows_the_launch_rule():
     assert fit_auto.fused_form(1, 66, SMS) == (2, 132, 132)  # 2 N Hv = 132: one wave of v64
     assert fit_auto.fused_form(1, 67, SMS) == (1, 67, 67)    # past it: v128, one CTA per head
-    assert fit_auto.fused_form(300, 1, SMS) == (1, 300, 132)  # persistent: at most one CTA per SM
+    assert fit_auto.fused_form(300, 1, SMS) == (1, 300, 132)  # at most one CTA per SM at a time
     assert [fit_auto.pass_width(1, hv, SMS) for hv in (33, 34, 66, 67)] == [32, 64, 64, 128]  # src/launch.cu
 
 

@@ -110,6 +110,38 @@ def test_l2norm_and_gate_in_kernel(lower_bound):
     assert norm_rel_error(ht, ref_ht.transpose(-1, -2)) <= STATE_TOL
 
 
+def test_scale_deprecated_layout_name_and_bounded_gate_without_A_log():
+    lengths, h = (70, 33), 2
+    inp = make_inputs(lengths, h, h, kind="model", initial_state=True, seed=21)
+    gen = torch.Generator(device="cuda").manual_seed(22)
+    g_raw = torch.randn(sum(lengths), h, D, device="cuda", generator=gen)
+    args = batched(inp)
+    args[3] = g_raw[None]
+    with torch.no_grad(), pytest.warns(DeprecationWarning, match="transpose_state_layout"):
+        o, ht = fla_style(*args, scale=0.05, initial_state=inp["initial_state"], output_final_state=True,
+                          use_gate_in_kernel=True, lower_bound=-2.0, cu_seqlens=inp["cu_seqlens"],
+                          transpose_state_layout=True)  # FLA's old name of state_v_first
+    g_ref = (-2.0 * torch.sigmoid(g_raw.double())).float()  # lower_bound * sigmoid(g): no A_log
+    ref_o, ref_ht = gdn2.reference_tokenwise(inp["q"], inp["k"], inp["v"], g_ref, inp["b"], inp["w"],
+                                             cu_seqlens=inp["cu_seqlens"],
+                                             initial_state=inp["initial_state"], scale=0.05)
+    assert norm_rel_error(o[0], ref_o) <= OUT_TOL
+    assert norm_rel_error(ht, ref_ht) <= STATE_TOL  # [N, H, V, K]: the layout asked for
+
+
+def test_views_of_a_fused_projection():
+    """q, k, v as views of one [T, H, 3 D] tensor (not contiguous), as a fused projection gives."""
+    lengths, h = (50, 14), 2
+    inp = make_inputs(lengths, h, h, kind="model", seed=23)
+    qkv = torch.cat([inp["q"], inp["k"], inp["v"]], dim=-1)[None]  # [1, T, H, 3 D]
+    q, k, v = qkv.split(D, dim=-1)
+    assert not q.is_contiguous()
+    with torch.no_grad():
+        o, _ = fla_style(q, k, v, inp["g"][None], inp["b"][None], inp["w"][None],
+                         cu_seqlens=inp["cu_seqlens"])
+    assert norm_rel_error(o[0], reference(inp)[0]) <= OUT_TOL
+
+
 def test_cuda_graph_replay_is_bitwise_equal():
     batch, tokens = 2, 40
     inp = make_inputs((tokens,) * batch, 1, 2, kind="model", seed=16)

@@ -227,8 +227,7 @@ def test_decays(decay, kind, lengths):
 FUSED_FORMS = [16, 48]
 
 
-# Past N Hv = SMs the fused path's CTAs take several items each, longest sequences first up to
-# 256 sequences (rand100 above), in index order past that (here).
+# Many more items than SMs: the fused path's CTAs run in several rounds (the 128-channel form).
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
 def test_one_launch_many_sequences(algorithm):
     run_case(random_lengths(300, 1, 40, seed=9), 2, 2, initial=True, final=True, seed=9, algorithm=algorithm)
