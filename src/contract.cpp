@@ -275,7 +275,7 @@ Status check_forward(const ForwardArgs& a) {
 // the algorithm with the smallest estimated GPU time. The longest sequence L is at most T - N + 1
 // (every sequence has a token), or the caller's max_seqlen hint. The estimates (microseconds) are
 // fitted by bench/fit_auto.py to the crossovers measured on the lent H200 (docs/performance.md,
-// "The fused path's 128-channel form and kAuto refitted"):
+// "The fused path for batches", step 4):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
