@@ -1,0 +1,297 @@
+"""A happens-before model of the fused kernel's synchronisation (src/kernels/fused.cuh), to check a
+change of its rings before it reaches a GPU. CPU only.
+
+    python3 scripts/fused_protocol_model.py [--slots 2] [--raw 2] [--stages 2] [--blocks 8]
+
+The model follows each role's order of waits, arrivals, reads and writes per block, for both forms
+(one consumer: two solvers of two halves each; two consumers: two solvers of two warps each), over
+1 .. --blocks blocks per CTA and every mix of tensor-core and exact blocks. The rings are the slots
+of factors (full/empty), the raw stages (raw_full, TMA requested `raw` blocks ahead) and the
+staging tiles (formed/stage_empty and the vote). A wait on an mbarrier happens after every arrival
+of the phase it waits for; a TMA's writes last from its issue to its completion. It reports:
+  - an arrival count that differs from the barrier's init count;
+  - a deadlock (a cycle of waits);
+  - a parity wait that may pass early (the phase before the awaited one may still be open) or
+    whose barrier may complete the next phase before it (the parity would alias);
+  - an arrival that may land in the previous phase;
+  - a race: an access to a buffer entry not ordered before a later block's write of it, or a read
+    not ordered after its own block's write.
+It models the protocol, not the code: a change of fused.cuh's order of waits must be made here too.
+"""
+
+import argparse
+import dataclasses
+from collections import defaultdict
+
+PRODUCER_THREADS = CONSUMER_THREADS = 128
+
+
+@dataclasses.dataclass(frozen=True)
+class Protocol:
+    slots: int = 2   # slots of factors (full/empty)
+    raw: int = 2     # raw stages (raw_full)
+    stages: int = 2  # staging tiles (formed/stage_empty/vote)
+    # Deliberate faults, for the model's own tests:
+    raw_lookahead: int = 0               # blocks ahead the raw inputs are requested (0: `raw`, as the kernel)
+    producer_waits_slot: bool = True     # the producer's wait for the slot's release before its stores
+    producer_waits_stage: bool = True    # its wait for the staging tile's release before it forms
+    request_before_exact_read: bool = False  # two consumers: the request before the exact path reads raw
+
+
+class Graph:
+    def __init__(self):
+        self.ops, self.succ, self.threads = [], defaultdict(set), defaultdict(list)
+
+    def node(self, op):
+        self.ops.append(op)
+        return len(self.ops) - 1
+
+    def edge(self, a, b):
+        self.succ[a].add(b)
+
+    def push(self, thread, op):  # op: a new op, or an existing node (a join of several threads)
+        n = op if isinstance(op, int) else self.node(op)
+        if self.threads[thread]:
+            self.edge(self.threads[thread][-1], n)
+        self.threads[thread].append(n)
+        return n
+
+
+def build(p, consumers, blocks, exact_mask):
+    """The roles' operations for one CTA: `blocks` blocks, block n exact where bit n of exact_mask is set."""
+    g = Graph()
+    solver_threads = 128 if consumers == 1 else 64
+    init = {"full": PRODUCER_THREADS + solver_threads, "empty": consumers * CONSUMER_THREADS,
+            "formed": PRODUCER_THREADS, "stage_empty": solver_threads, "raw_full": 1}
+    start = g.node(("init",))
+    tma_done = {}
+    ahead = p.raw_lookahead or p.raw
+
+    def issue(thread, blk):  # the TMA copies of block blk into raw stage blk % raw
+        op = ("issue", "raw_full", blk % p.raw, blk)
+        n = g.push(thread, op) if thread else g.node(op)
+        if thread is None:
+            g.edge(start, n)
+        done = g.node(("tma_done", "raw_full", blk % p.raw, blk))
+        g.edge(n, done)
+        tma_done[blk] = done
+
+    def access(th, kind, buf, idx, blk, field):
+        g.push(th, (kind, buf, idx, blk, field))
+
+    def arrive(th, bar, idx, count, blk):
+        g.push(th, ("arrive", bar, idx, count, blk))
+
+    def wait(th, bar, idx, blk):
+        g.push(th, ("wait", bar, idx, blk))
+
+    def join(*threads):  # a named barrier among these threads
+        n = g.node(("join",))
+        for th in threads:
+            g.push(th, n)
+
+    for blk in range(min(p.raw, blocks)):
+        issue(None, blk)
+    for n in range(blocks):  # the producer
+        P, s, sl, r = "producer", n % p.stages, n % p.slots, n % p.raw
+        wait(P, "raw_full", r, n)
+        if n >= p.stages and p.producer_waits_stage:
+            wait(P, "stage_empty", s, n - p.stages)
+        access(P, "R", "raw", r, n, "raw")
+        access(P, "W", "stage", s, n, "tiles")
+        access(P, "W", "stage", s, n, "vote")
+        arrive(P, "formed", s, PRODUCER_THREADS, n)
+        if n >= p.slots and p.producer_waits_slot:
+            wait(P, "empty", sl, n - p.slots)
+        for field in ("kend", "d", "wv"):
+            access(P, "W", "slot", sl, n, field)
+        arrive(P, "full", sl, PRODUCER_THREADS, n)
+    for n in range(blocks):  # the solver of block n: n % 2
+        w, s, sl, r, exact = n % 2, n % p.stages, n % p.slots, n % p.raw, (exact_mask >> n) & 1
+
+        def wait_slot(th):
+            if n >= p.slots:
+                wait(th, "empty", sl, n - p.slots)
+
+        def request(th):
+            if n + ahead < blocks:
+                issue(th, n + ahead)
+
+        if consumers == 1:  # warps 0-1 (A, then T) and warps 2-3 (P, the request, the copy)
+            A, B = ("solver", w, "A"), ("solver", w, "B")
+            for th in (A, B):
+                wait(th, "formed", s, n)
+                access(th, "R", "stage", s, n, "vote")
+            if not exact:
+                access(A, "R", "stage", s, n, "tiles")
+                access(B, "R", "stage", s, n, "tiles")
+                wait_slot(B)
+                access(B, "W", "slot", sl, n, "p")
+            else:
+                wait_slot(A)
+                wait_slot(B)
+                join(A, B)
+                for th in (A, B):
+                    access(th, "R", "raw", r, n, "raw")
+                    access(th, "W", "slot", sl, n, "p")
+                join(A, B)
+            arrive(A, "stage_empty", s, 64, n)
+            wait_slot(A)
+            access(A, "W", "slot", sl, n, "t")
+            request(B)
+            wait_slot(B)
+            access(B, "R", "stage", s, n, "tiles")
+            access(B, "W", "slot", sl, n, "kq")
+            arrive(B, "stage_empty", s, 64, n)
+            for th in (A, B):
+                wait_slot(th)
+                arrive(th, "full", sl, 64, n)
+        else:  # two warps: A and P, the copy, the staging's release, T
+            S = ("solver", w)
+            wait(S, "formed", s, n)
+            access(S, "R", "stage", s, n, "vote")
+            if not exact:
+                request(S)
+                access(S, "R", "stage", s, n, "tiles")
+                wait_slot(S)
+                access(S, "W", "slot", sl, n, "p")
+            else:
+                if p.request_before_exact_read:
+                    request(S)
+                wait_slot(S)
+                access(S, "R", "raw", r, n, "raw")
+                access(S, "W", "slot", sl, n, "p")
+                if not p.request_before_exact_read:
+                    request(S)
+            wait_slot(S)
+            access(S, "R", "stage", s, n, "tiles")
+            access(S, "W", "slot", sl, n, "kq")
+            arrive(S, "stage_empty", s, 64, n)
+            access(S, "W", "slot", sl, n, "t")
+            arrive(S, "full", sl, 64, n)
+    for ci in range(consumers):
+        C = ("consumer", ci)
+        for n in range(blocks):
+            wait(C, "full", n % p.slots, n)
+            for field in ("kq", "t", "p", "kend", "d", "wv"):
+                access(C, "R", "slot", n % p.slots, n, field)
+            arrive(C, "empty", n % p.slots, CONSUMER_THREADS, n)
+    for ops in g.threads.values():
+        g.edge(start, ops[0])
+    return g, init, tma_done
+
+
+def check(p, consumers, blocks, exact_mask):
+    """The faults of one configuration (an empty list where there are none)."""
+    g, init, tma_done = build(p, consumers, blocks, exact_mask)
+    ops, errors = g.ops, []
+    arrivals, waits = defaultdict(list), []
+    for i, op in enumerate(ops):
+        if op[0] == "arrive":
+            arrivals[(op[1], op[2], op[4])].append(i)
+        elif op[0] == "issue":
+            arrivals[(op[1], op[2], op[3])].append(i)
+        elif op[0] == "wait":
+            waits.append(i)
+    completion = {}  # (barrier, index, block) -> the nodes after which its phase is complete
+    for key, nodes in arrivals.items():
+        if key[0] == "raw_full":
+            completion[key], total = [tma_done[key[2]]], 1
+        else:
+            completion[key], total = nodes, sum(ops[x][3] for x in nodes)
+        if total != init[key[0]]:
+            errors.append(f"arrivals on {key}: {total}, init {init[key[0]]}")
+    for w in waits:
+        key = ops[w][1:]
+        if key not in completion:
+            errors.append(f"a wait for a phase without arrivals: {ops[w]}")
+            continue
+        for a in completion[key]:
+            g.edge(a, w)
+    indegree = [0] * len(ops)
+    for a in range(len(ops)):
+        for b in g.succ[a]:
+            indegree[b] += 1
+    order = [i for i in range(len(ops)) if indegree[i] == 0]
+    for a in order:  # grows while iterated: a topological order
+        for b in g.succ[a]:
+            indegree[b] -= 1
+            if indegree[b] == 0:
+                order.append(b)
+    if len(order) < len(ops):
+        stuck = [ops[i] for i in range(len(ops)) if indegree[i] > 0][:6]
+        return errors + [f"deadlock: {stuck}"]
+    reach = [0] * len(ops)
+    for a in reversed(order):
+        r = 1 << a
+        for b in g.succ[a]:
+            r |= reach[b]
+        reach[a] = r
+
+    def before(a, b):
+        return a != b and (reach[a] >> b) & 1
+
+    phases = defaultdict(list)  # (barrier, index) -> its phases' blocks in order
+    for bar, idx, blk in completion:
+        phases[(bar, idx)].append(blk)
+    for blks in phases.values():
+        blks.sort()
+    for (bar, idx), blks in phases.items():
+        for prev, blk in zip(blks, blks[1:]):
+            if any(not before(c, a) for a in arrivals[(bar, idx, blk)] for c in completion[(bar, idx, prev)]):
+                errors.append(f"an arrival for block {blk} may land in block {prev}'s phase of {bar}[{idx}]")
+    for w in waits:
+        bar, idx, blk = ops[w][1:]
+        if (bar, idx, blk) not in completion:
+            continue  # reported above: it would never pass
+        blks = phases[(bar, idx)]
+        i = blks.index(blk)
+        if i > 0 and any(not before(c, w) for c in completion[(bar, idx, blks[i - 1])]):
+            errors.append(f"{ops[w]} may pass before block {blks[i - 1]}'s phase completes")
+        if i + 1 < len(blks) and not any(before(w, a) for a in arrivals[(bar, idx, blks[i + 1])]):
+            errors.append(f"{bar}[{idx}] may complete block {blks[i + 1]}'s phase before {ops[w]}")
+    accesses = defaultdict(list)  # (buffer, index, field) -> (node, kind, block)
+    for i, op in enumerate(ops):
+        if op[0] in ("R", "W"):
+            accesses[(op[1], op[2], op[4])].append((i, op[0], op[3]))
+        elif op[0] == "issue":
+            accesses[("raw", op[2], "raw")] += [(i, "W", op[3]), (tma_done[op[3]], "W done", op[3])]
+    for key, items in accesses.items():
+        for i, ki, bi in items:
+            for j, kj, bj in items:
+                if bi < bj and kj == "W" and not before(i, j):
+                    errors.append(f"race on {key}: {ki} of block {bi} and the write of block {bj}")
+                elif bi == bj and ki == "R" and kj != "R" and not before(j, i):
+                    errors.append(f"race on {key}: block {bi} read before its write")
+    return sorted(set(errors))
+
+
+def sweep(p, max_blocks=8, forms=(1, 2)):
+    """(configurations, the first faulty one with its faults or None) over both forms, 1..max_blocks
+    blocks and every exact mask."""
+    count, first = 0, None
+    for consumers in forms:
+        for blocks in range(1, max_blocks + 1):
+            for mask in range(1 << blocks):
+                count += 1
+                faults = check(p, consumers, blocks, mask)
+                if faults and first is None:
+                    first = (consumers, blocks, mask, faults[:4])
+    return count, first
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--slots", type=int, default=2)
+    ap.add_argument("--raw", type=int, default=2)
+    ap.add_argument("--stages", type=int, default=2)
+    ap.add_argument("--blocks", type=int, default=8)
+    a = ap.parse_args()
+    p = Protocol(slots=a.slots, raw=a.raw, stages=a.stages)
+    count, first = sweep(p, a.blocks)
+    print(f"{p}: {count} configurations, " + ("no fault" if first is None else f"fault: {first}"))
+    return 0 if first is None else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
