@@ -2,6 +2,7 @@
 The kernel's rings, and deeper ones, check clean; faults put into the protocol are found. CPU
 only: runs in CI."""
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,15 @@ def test_command_line():
     result = subprocess.run([sys.executable, str(SCRIPT), "--blocks", "4"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "60 configurations, no fault" in result.stdout
+
+
+def test_defaults_are_the_kernels_rings():
+    # The model's default rings are fused.cuh's: a kernel with other ring depths needs the model
+    # (and this test) brought along.
+    src = (ROOT / "src" / "kernels" / "fused.cuh").read_text()
+    depth = {name: re.search(pattern, src) for name, pattern in
+             {"slots": r"Slot<kConsumers> slot\[(\d+)\];", "raw": r"RawStage<kConsumers> raw\[(\d+)\];",
+              "stages": r"StageTiles stage\[(\d+)\];"}.items()}
+    assert all(depth.values()), "fused.cuh's Smem no longer declares its rings as the model expects"
+    p = Protocol()
+    assert (p.slots, p.raw, p.stages) == tuple(int(depth[k].group(1)) for k in ("slots", "raw", "stages"))
