@@ -579,14 +579,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const int tid = threadIdx.x - (Roles<kConsumers>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
+  // Where st[4 j + 2 h + e] lies in the [V][K] state of the item's head (initial and final).
+  auto state_at = [&](int j, int h, int e) { return it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
 #pragma unroll
   for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
     for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int e = 0; e < 2; ++e)
-        st[4 * j + 2 * h + e] =
-            pv.initial_state ? pv.initial_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] : 0.f;
+      for (int e = 0; e < 2; ++e) st[4 * j + 2 * h + e] = pv.initial_state ? pv.initial_state[state_at(j, h, e)] : 0.f;
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
@@ -681,8 +681,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int e = 0; e < 2; ++e)
-          pv.final_state[it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq] = st[4 * j + 2 * h + e];
+        for (int e = 0; e < 2; ++e) pv.final_state[state_at(j, h, e)] = st[4 * j + 2 * h + e];
   }
 }
 
