@@ -8,8 +8,11 @@ from bench import scale_rows
 rows = {r.name: r for r in list(testing.CANONICAL_ROWS) + list(scale_rows(testing.Row, testing.random_lengths))}
 sms = torch.cuda.get_device_properties(0).multi_processor_count
 res = {}
+import dataclasses
 for name in sys.argv[1].split(","):
-    row = rows[name]
+    # NAME:gentle runs the row on the gentle input family (no exact-path blocks): a control
+    base, _, kind = name.partition(":")
+    row = rows[base] if not kind else dataclasses.replace(rows[base], kind=kind)
     inp = testing.row_inputs(row, gen_device="cuda")
     call = lambda: gdn2.chunk_gdn2(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"], cu_seqlens=inp["cu_seqlens"],
                                    initial_state=inp["initial_state"], output_final_state=True, algorithm="fused")
