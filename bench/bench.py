@@ -6,6 +6,7 @@ For every row:
     calls (the existing kernel's protocol);
   * ours, graph: the GPU-only time, from CUDA-graph replay (several calls per graph for small
     rows, so that the replay's own launch cost is spread);
+  * path: which algorithm algorithm="auto" ran (the forced one whose results are bitwise equal);
   * first call: wall time of the first call of the row's shape (setup cost, reported apart);
   * FLA's chunk_gdn2 (fla.ops.gdn2) when importable, with the same protocol; GVA rows expand
     q, k, g, b to Hv heads inside FLA's timed call, since FLA has no GVA;
@@ -128,15 +129,30 @@ def timed_calls(torch, call, args):
     return first_ms, result, event_times_ms(torch, call, args.iters)
 
 
-def ours_fn(gdn2, inp, row, hint=False):
+def ours_fn(gdn2, inp, row, hint=False, algorithm="auto"):
     q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
     cu, h0, final = inp["cu_seqlens"], inp["initial_state"], row.final_state
     max_seqlen = max(row.lengths) if hint else None
 
     def call():
         return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu, initial_state=h0,
-                               output_final_state=final, max_seqlen=max_seqlen)
+                               output_final_state=final, max_seqlen=max_seqlen, algorithm=algorithm)
     return call
+
+
+def bitwise_same(torch, x, y):
+    return all(a is None or torch.equal(a.view(torch.uint8), b.view(torch.uint8))
+               for a, b in zip(as_pair(x), as_pair(y)))
+
+
+ALGORITHMS = ("chunked", "recurrent", "fused")
+
+
+def auto_path(torch, gdn2, inp, row, result):
+    """The algorithm whose forced call gives results bitwise equal to auto's `result` ("?" if none
+    or several: the three round differently, docs/design.md)."""
+    same = [a for a in ALGORITHMS if bitwise_same(torch, result, ours_fn(gdn2, inp, row, algorithm=a)())]
+    return same[0] if len(same) == 1 else "?"
 
 
 def load_fla():
@@ -251,11 +267,8 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla, cula=None):
         rec["graph_calls_per_replay"] = per_graph
         rec["floor_share_events"] = rec["floor_us"] / rec["events_us"]
         rec["floor_share_graph"] = rec["floor_us"] / rec["graph_us"]
-        again = as_pair(call())
-        first = as_pair(result)
-        rec["repeat_bitwise_equal"] = all(
-            a is None or torch.equal(a.view(torch.uint8), b.view(torch.uint8))
-            for a, b in zip(first, again))
+        rec["repeat_bitwise_equal"] = bitwise_same(torch, result, call())
+        rec["path"] = auto_path(torch, gdn2, inp, row, result)
         rec["inputs_unchanged"] = all(torch.equal(tensors[n], check[n]) for n in tensors)
     except Exception as exc:
         rec["error"] = f"{type(exc).__name__}: {exc}"
@@ -425,7 +438,7 @@ def fmt(x, spec):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
 
 
-COLUMNS = ("row", "T", "N", "Hv", "ours events (us)", "ours graph (us)", "first call (ms)",
+COLUMNS = ("row", "T", "N", "Hv", "ours events (us)", "ours graph (us)", "path", "first call (ms)",
            "FLA (us)", "floor (us)", "% of floor", "speedup vs FLA", "target", "met", "err o",
            "err ht", "FLA err o")
 
@@ -454,7 +467,7 @@ def table_cells(r, with_cula=False):
     target = (f"<= {r['target_us']:.0f} us" if "target_us" in r
               else f">= {100 * r['target_floor_share']:.0f}%")
     return cells + [
-        fmt(r["events_us"], ".1f"), fmt(r["graph_us"], ".1f"), fmt(r["first_call_ms"], ".2f"),
+        fmt(r["events_us"], ".1f"), fmt(r["graph_us"], ".1f"), r.get("path", "-"), fmt(r["first_call_ms"], ".2f"),
         fmt(r.get("fla_events_us"), ".1f"), fmt(r["floor_us"], ".1f"),
         fmt(100 * r["floor_share_events"], ".0f") + "%",
         "-" if speedup is None else f"{speedup:.1f}x",
@@ -575,6 +588,7 @@ def main():
         "max_seqlen": "passed to ours (the row's longest sequence)" if args.max_seqlen else "not passed",
         "graph": "CUDA-graph replay, GPU time per call (median; several calls per graph for "
                  "small rows)",
+        "path": "the algorithm auto ran: the forced call whose results are bitwise equal to its own",
         "first_call": "wall time of the row's first call, synchronised, setup excluded",
         "fla": "same protocol; GVA rows expand q, k, g, b to Hv heads inside the timed call",
         "floor": "SPEC.md bytes / copy bandwidth measured in this run",
