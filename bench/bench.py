@@ -242,6 +242,8 @@ def scale_rows(Row, random_lengths):
         Row("N64-MIXED-GVA2", mixed, 16, 32, False, True, "model", 104),
         Row("B8x2K-MHA", (2048,) * 8, 16, 16, False, True, "model", 105),
         Row("B4x4K-MHA", (4096,) * 4, 16, 16, False, True, "model", 106),
+        Row("B8x2K-GVA2", (2048,) * 8, 16, 32, False, True, "model", 107),
+        Row("B4x4K-GVA2", (4096,) * 4, 16, 32, False, True, "model", 108),
     )
 
 
