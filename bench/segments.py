@@ -319,20 +319,22 @@ def predicted_us(lengths, hq, hv, seg_len=None):
 # ---------------------------------------------------------------------------------------------
 # The GPU probe
 
-# (name, lengths, Hq, Hv, initial state, segment lengths to try); model-like inputs, final state on.
+# (name, lengths, Hq, Hv, initial state, segment lengths to try, algorithms of calls A and B);
+# model-like inputs, final state on. "auto" lets the segments of long sequences take the chunked path.
 S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 SHAPES = (
-    ("S2-MHA-T1024", (1024,), 16, 16, True, (512, 256, 128)),
-    ("S5-GVA2-T1024", (1024,), 16, 32, False, (512, 256)),
-    ("S3-MHA-PACKED-T4096", S3_LENGTHS, 16, 16, False, (512, 384, 256, 192)),
-    ("1x4096-hv16", (4096,), 16, 16, False, (2048, 1024, 512)),
-    ("L32K-MHA", (32768,), 16, 16, False, (16384, 8192)),
+    ("S2-MHA-T1024", (1024,), 16, 16, True, (512, 256, 128), ("fused",)),
+    ("S5-GVA2-T1024", (1024,), 16, 32, False, (512, 256), ("fused",)),
+    ("S3-MHA-PACKED-T4096", S3_LENGTHS, 16, 16, False, (512, 384, 256, 192), ("fused",)),
+    ("1x4096-hv16", (4096,), 16, 16, False, (2048, 1024, 512), ("fused", "auto")),
+    ("L32K-MHA", (32768,), 16, 16, False, (16384, 8192), ("fused", "auto")),
 )
 REFERENCE_MAX_TOKENS = 4096   # the fp64 CPU reference beyond this takes too long for a probe
 DEVICE = "cuda"               # a dry run of the flow on the CPU sets "cpu" (with stand-ins for CUDA)
 
 
-def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_lens, replays):
+def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_lens, algorithms,
+                replays):
     inp = testing.make_inputs(lengths, hq, hv, kind="model", initial_state=h0, seed=11,
                               device=DEVICE, gen_device=DEVICE)
     q, k, v, g, b, w = (inp[n] for n in ("q", "k", "v", "g", "b", "w"))
@@ -364,7 +366,7 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
             base_o, base_fs = o, fs
     ops = ArrayOps(torch)
     side = torch.cuda.Stream()
-    for seg_len in seg_lens:
+    for seg_len, algorithm in ((n, a) for n in seg_lens for a in algorithms):
         p = plan(lengths, seg_len)
         if len(p.seq_b) == 0:
             continue
@@ -377,12 +379,12 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
         def call_a():
             return gdn2.chunk_gdn2(*(a_in[n] for n in ("q", "k", "v", "g", "b", "w")), cu_seqlens=cu_a,
                                    initial_state=a_in["initial_state"], output_final_state=True,
-                                   algorithm="fused")
+                                   algorithm=algorithm)
 
         def call_b():
             return gdn2.chunk_gdn2(*(b_in[n] for n in ("q", "k", "v", "g", "b", "w")), cu_seqlens=cu_b,
                                    initial_state=b_in["initial_state"], output_final_state=True,
-                                   algorithm="fused")
+                                   algorithm=algorithm)
 
         def finish(ra, rb):
             start, final = segment_states(ix, ra[1], rb[1], hq, hv)
@@ -401,7 +403,8 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
         ra, rb = call_a(), call_b()
         o, fs = whole()
         torch.cuda.synchronize()
-        seg = {"seg_len": seg_len, "sequences_a": len(p.cu_a) - 1, "sequences_b": len(p.seq_b),
+        seg = {"seg_len": seg_len, "algorithm": algorithm, "sequences_a": len(p.cu_a) - 1,
+               "sequences_b": len(p.seq_b),
                "errors": errors(o, fs),
                "vs_auto": [testing.norm_rel_error(o, base_o), testing.norm_rel_error(fs, base_fs)]}
         for label, fn in (("whole", whole), ("call_a", call_a), ("call_b", call_b),
@@ -409,7 +412,7 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
                           ("gathers", lambda: split_inputs(ix, inp, hq, hv))):
             seg[label + "_us"] = 1e3 * statistics.median(graph_ms(fn, replays))
         rec["segments"].append(seg)
-        print(f"  {name} seg {seg_len}: whole {seg['whole_us']:.1f} us (A {seg['call_a_us']:.1f}, "
+        print(f"  {name} seg {seg_len} {algorithm}: whole {seg['whole_us']:.1f} us (A {seg['call_a_us']:.1f}, "
               f"B {seg['call_b_us']:.1f}, scan+corr {seg['scan_and_correction_us']:.1f}; gathers "
               f"{seg['gathers_us']:.1f} apart) errors {seg['errors']}", flush=True)
     print(f"  {name} direct: " + ", ".join(f"{k} {d['graph_us']:.1f} us" for k, d in rec["direct"].items()),
@@ -418,7 +421,7 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
 
 
 def markdown(records):
-    lines = ["| shape | direct auto+hint (us) | chunked | fused | seg_len | A + B sequences | whole (us) "
+    lines = ["| shape | direct auto+hint (us) | chunked | fused | seg_len, A and B by | A + B sequences | whole (us) "
              "| A | B | scan + correction | gathers (apart) | output / state error (ref) | (direct auto) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
@@ -429,7 +432,8 @@ def markdown(records):
         for s in r["segments"]:
             lines.append(
                 f"| {r['name']} | {d['auto+hint']['graph_us']:.1f} | {d['chunked']['graph_us']:.1f} "
-                f"| {d['fused']['graph_us']:.1f} | {s['seg_len']} | {s['sequences_a']} + {s['sequences_b']} "
+                f"| {d['fused']['graph_us']:.1f} | {s['seg_len']}, {s['algorithm']} "
+                f"| {s['sequences_a']} + {s['sequences_b']} "
                 f"| {s['whole_us']:.1f} | {s['call_a_us']:.1f} | {s['call_b_us']:.1f} "
                 f"| {s['scan_and_correction_us']:.1f} | {s['gathers_us']:.1f} | {errs(s['errors'])} "
                 f"| {errs(d['auto+hint']['errors'])} |")
@@ -450,7 +454,7 @@ def main():
         cpu_accuracy()
         return 0
     if args.model:
-        for name, lengths, hq, hv, _, seg_lens in SHAPES:
+        for name, lengths, hq, hv, _, seg_lens, _ in SHAPES:
             print(f"{name}: direct fused {predicted_us(lengths, hq, hv):.0f} us; segments " + ", ".join(
                 f"{n}: {predicted_us(lengths, hq, hv, n):.0f} us" for n in seg_lens))
         return 0
@@ -471,11 +475,11 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False   # the scan and correction in full fp32
     wanted = None if args.shapes is None else set(args.shapes.split(","))
     records = []
-    for name, lengths, hq, hv, h0, seg_lens in SHAPES:
+    for name, lengths, hq, hv, h0, seg_lens, algorithms in SHAPES:
         if wanted is None or name in wanted:
             records.append(probe_shape(torch, gdn2, testing,
                                        lambda fn, n: graph_time_ms(torch, fn, 1, n),
-                                       name, lengths, hq, hv, h0, seg_lens, args.replays))
+                                       name, lengths, hq, hv, h0, seg_lens, algorithms, args.replays))
     out = args.out or str(default_out_dir(torch)) + "-segments"
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "segments.json"), "w") as f:
