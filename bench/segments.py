@@ -232,7 +232,8 @@ def model_inputs(lengths, hq, hv, dim, decay=None, initial=False, seed=0):
     unit = rng.normal(size=(2, T, hq, dim))
     unit /= np.linalg.norm(unit, axis=-1, keepdims=True)
     if decay is None:
-        g = -rng.uniform(1.0, 16.0, size=(1, hq, 1)) * np.logaddexp(0.0, rng.normal(-4.0, 1.0, size=(T, hq, dim)))
+        softplus = np.logaddexp(0.0, rng.normal(-4.0, 1.0, size=(T, hq, dim)))
+        g = -rng.uniform(1.0, 16.0, size=(1, hq, 1)) * softplus
     else:
         g = rng.uniform(decay, 0.0, size=(T, hq, dim))
     sigmoid = lambda x: 1.0 / (1.0 + np.exp(-x))  # noqa: E731
@@ -412,7 +413,8 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
                           ("gathers", lambda: split_inputs(ix, inp, hq, hv))):
             seg[label + "_us"] = 1e3 * statistics.median(graph_ms(fn, replays))
         rec["segments"].append(seg)
-        print(f"  {name} seg {seg_len} {algorithm}: whole {seg['whole_us']:.1f} us (A {seg['call_a_us']:.1f}, "
+        print(f"  {name} seg {seg_len} {algorithm}: whole {seg['whole_us']:.1f} us "
+              f"(A {seg['call_a_us']:.1f}, "
               f"B {seg['call_b_us']:.1f}, scan+corr {seg['scan_and_correction_us']:.1f}; gathers "
               f"{seg['gathers_us']:.1f} apart) errors {seg['errors']}", flush=True)
     print(f"  {name} direct: " + ", ".join(f"{k} {d['graph_us']:.1f} us" for k, d in rec["direct"].items()),
@@ -421,7 +423,8 @@ def probe_shape(torch, gdn2, testing, graph_ms, name, lengths, hq, hv, h0, seg_l
 
 
 def markdown(records):
-    lines = ["| shape | direct auto+hint (us) | chunked | fused | seg_len, A and B by | A + B sequences | whole (us) "
+    lines = ["| shape | direct auto+hint (us) | chunked | fused | seg_len, A and B by | A + B sequences "
+             "| whole (us) "
              "| A | B | scan + correction | gathers (apart) | output / state error (ref) | (direct auto) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
