@@ -324,6 +324,7 @@ def predicted_us(lengths, hq, hv, seg_len=None):
 # model-like inputs, final state on. "auto" lets the segments of long sequences take the chunked path.
 S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 SHAPES = (
+    ("S1-MHA-T64", (64,), 16, 16, False, (32, 16), ("fused",)),
     ("S2-MHA-T1024", (1024,), 16, 16, True, (512, 256, 128), ("fused",)),
     ("S5-GVA2-T1024", (1024,), 16, 32, False, (512, 256), ("fused",)),
     ("S3-MHA-PACKED-T4096", S3_LENGTHS, 16, 16, False, (512, 384, 256, 192), ("fused",)),
