@@ -449,8 +449,8 @@ def markdown(records):
                 f"| {d['fused']['graph_us']:.1f} | {s['seg_len']}, {s['algorithm']} "
                 f"| {s['sequences_a']} + {s['sequences_b']} "
                 f"| {s['whole_us']:.1f} | {s['a_and_b_us']:.1f} | {s['call_a_us']:.1f} "
-                f"| {s['call_b_us']:.1f} | {s['scan_and_correction_us']:.1f} | {s['gathers_us']:.1f} | {errs(s['errors'])} "
-                f"| {errs(d['auto+hint']['errors'])} |")
+                f"| {s['call_b_us']:.1f} | {s['scan_and_correction_us']:.1f} | {s['gathers_us']:.1f} "
+                f"| {errs(s['errors'])} | {errs(d['auto+hint']['errors'])} |")
     return "\n".join(lines) + "\n"
 
 
