@@ -20,12 +20,15 @@ For every row:
 Also the host overhead of the Python call on a tiny problem (event time minus graph time).
 With --max-seqlen every call of ours passes max_seqlen = the row's longest sequence (the hint a
 serving engine has in its batch metadata), which algorithm="auto" reads; without it, none.
+With --algorithm NAME every call of ours forces that algorithm (e.g. "segments"); path is then
+NAME.
 
 Writes results.json, results.md and chart.png to --out (default bench/results/<date>-<gpu>/)
 and prints the markdown table last. Without a GPU it says so and exits 0.
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
                               [--rows S1,L32K] [--no-accuracy] [--max-seqlen] [--cula DIR]
+                              [--algorithm auto|chunked|recurrent|fused|segments]
 """
 
 import argparse
@@ -69,6 +72,8 @@ def parse_args():
     p.add_argument("--rows", default="", help="comma-separated row-name prefixes to run")
     p.add_argument("--max-seqlen", action="store_true",
                    help="pass max_seqlen (the row's longest sequence) to every call of ours")
+    p.add_argument("--algorithm", default="auto",
+                   help="the algorithm of every call of ours (default auto; e.g. segments)")
     return p.parse_args()
 
 
@@ -262,7 +267,7 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla, cula=None):
            "inputs": row.kind, "seed": row.seed, "floor_bytes": floor_b,
            "floor_us": floor_b / bandwidth * 1e6}
 
-    call = ours_fn(gdn2, inp, row, args.max_seqlen)
+    call = ours_fn(gdn2, inp, row, args.max_seqlen, args.algorithm)
     try:
         rec["first_call_ms"], result, ev = timed_calls(torch, call, args)
         rec["events_us"] = statistics.median(ev) * 1e3
@@ -274,7 +279,7 @@ def run_row(torch, gdn2, testing, row, args, bandwidth, fla, cula=None):
         rec["floor_share_events"] = rec["floor_us"] / rec["events_us"]
         rec["floor_share_graph"] = rec["floor_us"] / rec["graph_us"]
         rec["repeat_bitwise_equal"] = bitwise_same(torch, result, call())
-        rec["path"] = auto_path(torch, gdn2, inp, row, result)
+        rec["path"] = auto_path(torch, gdn2, inp, row, result) if args.algorithm == "auto" else args.algorithm
         rec["inputs_unchanged"] = all(torch.equal(tensors[n], check[n]) for n in tensors)
     except Exception as exc:
         rec["error"] = f"{type(exc).__name__}: {exc}"
@@ -360,7 +365,7 @@ def host_overhead(torch, gdn2, testing, args):
     row = Row("TINY-T16-H1", (16,), 1, 1, False, False, "gentle", 7)
     inp = testing.row_inputs(row, device="cuda")
     x = torch.zeros(16, device="cuda")
-    calls = {"ours": ours_fn(gdn2, inp, row, args.max_seqlen), "torch_add": lambda: x.add_(1.0)}
+    calls = {"ours": ours_fn(gdn2, inp, row, args.max_seqlen, args.algorithm), "torch_add": lambda: x.add_(1.0)}
     samples = {name: {"events_us": [], "graph_us": [], "host_wall_us_per_call": []} for name in calls}
     for call in calls.values():
         for _ in range(max(args.warmup, 10)):
@@ -592,6 +597,7 @@ def main():
         "events": f"CUDA events around the public Python call, median of {args.iters} after "
                   f"{args.warmup} warm-up calls",
         "max_seqlen": "passed to ours (the row's longest sequence)" if args.max_seqlen else "not passed",
+        "algorithm": f"{args.algorithm!r} in every call of ours",
         "graph": "CUDA-graph replay, GPU time per call (median; several calls per graph for "
                  "small rows)",
         "path": "the algorithm auto ran: the forced call whose results are bitwise equal to its own",
