@@ -20,7 +20,7 @@ For every row:
 Also the host overhead of the Python call on a tiny problem (event time minus graph time).
 With --max-seqlen every call of ours passes max_seqlen = the row's longest sequence (the hint a
 serving engine has in its batch metadata), which algorithm="auto" reads; without it, none.
-With --algorithm NAME every call of ours forces that algorithm (e.g. "segments"); path is then
+With --algorithm NAME every call of ours forces that algorithm (e.g. "fused"); path is then
 NAME.
 
 Writes results.json, results.md and chart.png to --out (default bench/results/<date>-<gpu>/)
@@ -28,7 +28,7 @@ and prints the markdown table last. Without a GPU it says so and exits 0.
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
                               [--rows S1,L32K] [--no-accuracy] [--max-seqlen] [--cula DIR]
-                              [--algorithm auto|chunked|recurrent|fused|segments]
+                              [--algorithm auto|chunked|recurrent|fused]
 """
 
 import argparse
@@ -73,7 +73,7 @@ def parse_args():
     p.add_argument("--max-seqlen", action="store_true",
                    help="pass max_seqlen (the row's longest sequence) to every call of ours")
     p.add_argument("--algorithm", default="auto",
-                   help="the algorithm of every call of ours (default auto; e.g. segments)")
+                   help="the algorithm of every call of ours (default auto; e.g. fused)")
     return p.parse_args()
 
 
