@@ -1,19 +1,27 @@
 """A list-scheduling model of the fused path's 128-channel form: when do its CTAs end, taken in
 sequence order or longest sequence first (docs/performance.md, "The fused path's CTAs longest
-sequence first"). CPU only.
+sequence first"), and what its block's cost allows on each of issue 3's rows. CPU only.
 
     python3 bench/fused_order_model.py [--block-us 2.3] [--cta-us 6] [--sms 132]
+    python3 bench/fused_order_model.py --bounds [--block-cycles 3491] [--clock-ghz 1.98] [--sms 132]
 
 Every CTA (one per sequence and value head, one per SM at a time) costs cta_us + block_us x its
 sequence's 16-token blocks; each SM takes the next CTA in launch order when it frees (greedy list
 scheduling). Prints the makespan in launch order (sequence order) and longest first, for S3's
 lengths (SPEC.md), three draws of 64 lengths uniform in [1, 512] (numpy; the benchmark's own
 N64-MIXED lengths come from torch's generator), and B8x2K.
+
+--bounds prints, for every row with a target, the fewest block times in which any schedule of the
+128-channel form can run it, with every sequence cut into segments as the segments mode does
+(docs/algorithm.md, "Segments") or not cut, and the block cost at which the target could at best
+be met (`cut_bound`; docs/performance.md, "Where the remaining gap lies").
 """
 
 import argparse
 import heapq
+import json
 import math
+from pathlib import Path
 
 
 def makespan(durations, sms):
@@ -36,12 +44,95 @@ def cta_durations(lengths, hv, block_us, cta_us, longest_first):
 S3 = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 
 
+BLOCK_TOKENS = 16
+K = V = 128
+HQ = 16
+
+
+def cut_bound(lengths, hq, hv, sms):
+    """(B, L): a lower bound, in block times, on any run of the 128-channel form, and the longest
+    segment (in blocks) that attains it.
+
+    A block is 16 tokens of one value head (all 128 channels); an SM runs one at a time. Cutting
+    every sequence into segments of at most L blocks leaves each sequence's first L blocks to the
+    value runs alone; every later block needs its identity run too, one per key head:
+    W(L) = hv sum(b) + hq sum(max(0, b - L)) blocks. No schedule on `sms` SMs ends before
+    max(L, W(L) / sms) block times; L = max(b) is the uncut form. Joins, launches and packing are
+    left out, so the bound is below what any build can reach."""
+    b = [math.ceil(n / BLOCK_TOKENS) for n in lengths]
+    best = None
+    for longest in range(1, max(b) + 1):
+        work = hv * sum(b) + hq * sum(max(0, x - longest) for x in b)
+        bound = max(longest, work / sms)
+        if best is None or bound < best[0]:
+            best = (bound, longest)
+    return best
+
+
+def floor_bytes(lengths, hq, hv, initial, final):
+    """SPEC.md's HBM floor in bytes: every input read once, every output written once."""
+    tokens = sum(lengths)
+    states = (int(initial) + int(final)) * len(lengths) * hv * V * K * 4
+    return tokens * (hq * K * (2 + 2 + 4 + 2) + hv * V * (2 + 2 + 2)) + states
+
+
+# Issue 3's rows: (name, lengths, Hv, initial state, final state, target in us or None for the
+# rows at scale, whose target is 60% of the HBM floor). N64-MIXED's lengths are the benchmark's
+# own draw, as its results record them.
+N64_RESULTS = "results/2026-12-05-nvidia-h200-fused-template/call1/bench-cula/results.json"
+
+
+def target_rows():
+    mixed = next(r["lengths"] for r in json.loads((Path(__file__).parent / N64_RESULTS).read_text())["rows"]
+                 if r["row"] == "N64-MIXED-MHA")
+    return [
+        ("S1-MHA-T64", (64,), 16, False, False, 6.0),
+        ("S2-MHA-T1024", (1024,), 16, True, True, 15.0),
+        ("S3-MHA-PACKED-T4096", S3, 16, False, True, 60.0),
+        ("S4-GVA4-T1024", (1024,), 64, True, True, 30.0),
+        ("S5-GVA2-T1024", (1024,), 32, False, True, 20.0),
+        ("L32K-MHA", (32768,), 16, False, True, None),
+        ("L32K-GVA2", (32768,), 32, False, True, None),
+        ("N64-MIXED-MHA", tuple(mixed), 16, False, True, None),
+        ("N64-MIXED-GVA2", tuple(mixed), 32, False, True, None),
+        ("B8x2K-MHA", (2048,) * 8, 16, False, True, None),
+        ("B8x2K-GVA2", (2048,) * 8, 32, False, True, None),
+        ("B4x4K-MHA", (4096,) * 4, 16, False, True, None),
+        ("B4x4K-GVA2", (4096,) * 4, 32, False, True, None),
+    ]
+
+
+def print_bounds(block_cycles, clock_ghz, sms, bandwidth_tbs):
+    block_us = block_cycles / (clock_ghz * 1e3)
+    print(f"block {block_cycles} cycles = {block_us:.2f} us at {clock_ghz} GHz; {sms} SMs; "
+          f"rows at scale: target 60% of the floor at {bandwidth_tbs} TB/s")
+    print("| row | blocks | uncut (block times) | cut: bound (block times), longest segment | "
+          "bound at this block (us) | target (us) | block the target allows (cycles) |")
+    print("|---|---|---|---|---|---|---|")
+    for name, lengths, hv, initial, final, target in target_rows():
+        blocks = hv * sum(math.ceil(n / BLOCK_TOKENS) for n in lengths)
+        uncut = max(max(math.ceil(n / BLOCK_TOKENS) for n in lengths), blocks / sms)
+        bound, longest = cut_bound(lengths, HQ, hv, sms)
+        if target is None:
+            target = floor_bytes(lengths, HQ, hv, initial, final) / (bandwidth_tbs * 1e6) / 0.6
+        allowed = target / bound * clock_ghz * 1e3
+        print(f"| {name} | {blocks} | {uncut:.1f} | {bound:.1f}, {longest} | {bound * block_us:.1f} | "
+              f"{target:.1f} | {allowed:.0f} |")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--block-us", type=float, default=2.3)
     p.add_argument("--cta-us", type=float, default=6.0)
     p.add_argument("--sms", type=int, default=132)
+    p.add_argument("--bounds", action="store_true", help="the bounds of every row with a target")
+    p.add_argument("--block-cycles", type=float, default=3491.0)
+    p.add_argument("--clock-ghz", type=float, default=1.98)
+    p.add_argument("--bandwidth-tbs", type=float, default=4.27)
     args = p.parse_args()
+    if args.bounds:
+        print_bounds(args.block_cycles, args.clock_ghz, args.sms, args.bandwidth_tbs)
+        return 0
     import numpy as np
 
     rows = [("S3", S3), ("B8x2K", (2048,) * 8)]

@@ -19,3 +19,29 @@ def test_longest_first_never_later_on_s3_and_equal_on_equal_lengths():
     assert s3[1] < s3[0]
     equal = [m.makespan(m.cta_durations((2048,) * 8, 16, 2.3, 6.0, lf), 132) for lf in (False, True)]
     assert equal[0] == equal[1]
+
+
+def test_cut_bound_on_s2_by_hand():
+    # 64 blocks; segments of at most 13 blocks: 16 x 64 value blocks + 16 x 51 identity blocks =
+    # 1,840 over 132 SMs = 13.94 block times; 12 or 14 blocks give 14.06 and 14.
+    bound, longest = m.cut_bound((1024,), 16, 16, 132)
+    assert longest == 13
+    assert abs(bound - 1840 / 132) < 1e-12
+
+
+def test_cut_bound_between_the_value_work_and_the_uncut_form():
+    for lengths, hv in (((64,), 16), (m.S3, 16), ((1024,), 64), ((2048,) * 8, 32), ((5, 700, 33), 48)):
+        blocks = [-(-n // 16) for n in lengths]
+        value_work = hv * sum(blocks) / 132
+        bound, longest = m.cut_bound(lengths, 16, hv, 132)
+        assert value_work <= bound <= max(max(blocks), value_work)
+        assert 1 <= longest <= max(blocks)
+
+
+def test_target_rows_floor_and_lengths():
+    rows = {r[0]: r for r in m.target_rows()}
+    assert len(rows) == 13
+    assert sum(rows["N64-MIXED-MHA"][1]) == 16226 and len(rows["N64-MIXED-MHA"][1]) == 64
+    # docs/performance.md, "The two numbers of each row": L32K-MHA 1074.8 MB.
+    name, lengths, hv, initial, final, _ = rows["L32K-MHA"]
+    assert abs(m.floor_bytes(lengths, 16, hv, initial, final) / 1e6 - 1074.8) < 0.1
