@@ -13,7 +13,7 @@ N64-MIXED lengths come from torch's generator), and B8x2K.
 
 --bounds prints, for every row with a target, the fewest block times in which any schedule of the
 128-channel form can run it, with every sequence cut into segments as the segments mode does
-(docs/algorithm.md, "Segments") or not cut, and the block cost at which the target could at best
+(docs/performance.md, "Where the remaining gap lies", item 8) or not cut, and the block cost at which the target could at best
 be met (`cut_bound`; docs/performance.md, "Where the remaining gap lies").
 """
 
