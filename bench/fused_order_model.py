@@ -12,9 +12,9 @@ lengths (SPEC.md), three draws of 64 lengths uniform in [1, 512] (numpy; the ben
 N64-MIXED lengths come from torch's generator), and B8x2K.
 
 --bounds prints, for every row with a target, the fewest block times in which any schedule of the
-128-channel form can run it, with every sequence cut into segments as the segments mode does
-(docs/performance.md, "Where the remaining gap lies", item 8) or not cut, and the block cost at which the target could at best
-be met (`cut_bound`; docs/performance.md, "Where the remaining gap lies").
+128-channel form can run it, its sequences cut into segments (item 8 of docs/performance.md,
+"Where the remaining gap lies") or not, and the block cost at which the target could at best be
+met (`cut_bound`; the same section).
 """
 
 import argparse
