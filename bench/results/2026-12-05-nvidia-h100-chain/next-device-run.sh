@@ -46,4 +46,8 @@ L=$(cap 480 150); [ $L -gt 60 ] && { timeout $L python3 -m pytest tests/python -
 L=$(cap 520 40); [ $L -gt 25 ] && { timeout $L python3 bench/bench.py --no-fla --no-accuracy --out $R/bench-lx3 > $R/bench-lx3.log 2>&1; echo "rc=$?" >> $R/bench-lx3.log; mark bench; tail -16 $R/bench-lx3.log; }
 L=$(cap 555 35); [ $L -gt 25 ] && { timeout $L python3 bench/bench.py --no-fla --no-accuracy --max-seqlen --out $R/bench-hint-lx3 > $R/bench-hint-lx3.log 2>&1; echo "rc=$?" >> $R/bench-hint-lx3.log; mark bench-hint; }
 L=$(cap 590 90); [ $L -gt 75 ] && { PYTHONPATH=python timeout $L python3 tests/stress/stress.py --out $R/stress.json > $R/stress.log 2>&1; echo "rc=$?" >> $R/stress.log; mark stress; tail -2 $R/stress.log; }
+# For kAuto's refit after landing (bench/fit_auto.py reads both sets' JSON): the crossovers on lx3.
+for S in long short; do
+  L=$(cap 598 60); [ $L -gt 15 ] && { timeout $L python3 bench/algorithm_crossover.py --set $S --replays 20 --out $R/crossover-$S > $R/crossover-$S.log 2>&1; echo "rc=$?" >> $R/crossover-$S.log; mark crossover-$S; }
+done
 cat $R/times.log
