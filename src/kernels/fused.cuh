@@ -103,7 +103,8 @@ struct Slot {
 // widens some to 16 bytes) reaches a word of the other half.
 using ATile = float[2][kBlk][kALd];
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
-// rows past the sequence's end are masked where they are read).
+// rows past the sequence's end are masked where they are read). On a block that takes the exact
+// path the producer replaces g by the decay factors d = exp2(decay_log2(g)), 1 past the end.
 template <int kConsumers>
 struct RawStage {
   uint16_t q[kBlk][kK], k[kBlk][kK], b[kBlk][kK];
@@ -131,7 +132,48 @@ struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
   int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
+  int longest_first = 0;  // the CTAs take the sequences longest first (longest_first_sequence)
 };
+
+// Longest sequence first: where the CTAs take more than one round of the SMs, a long sequence late
+// in the list would start late and end the kernel alone. So CTA b takes, instead of sequence
+// b / (Hv kSlices), the sequence of that rank by block count (more blocks first, ties by index: a
+// permutation of the sequences whatever cu_seqlens holds, its offsets clamped as everywhere). The
+// launcher asks for it on 2 to kMaxOrderedSequences sequences (one thread ranks each) in 2 to
+// kMaxOrderedRounds rounds of CTAs: every CTA ranks before its first block, which past that many
+// rounds costs more than the order gains (docs/performance.md, "The built branches measured on an
+// H100").
+constexpr int kMaxOrderedSequences = 256;
+constexpr int kMaxOrderedRounds = 8;
+static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTiles) / sizeof(int)), "scratch in a staging tile");
+
+// The sequence of rank `rank`, the same in every thread (two CTA barriers). `scratch`: 4 + N ints
+// of shared memory that nothing else uses until a barrier after this: the chosen sequence at
+// [0], then the block counts, padded to a multiple of 4 with -1 (which ranks below any count), so
+// that the rank loop reads whole int4s and nothing past them.
+template <int kThreads>
+__device__ int longest_first_sequence(const Sequences& seq, int rank, int* scratch) {
+  static_assert(kThreads >= kMaxOrderedSequences, "one thread per sequence");
+  int* const blocks = scratch + 4;
+  const int t = threadIdx.x, padded = (seq.N + 3) & ~3;
+  if (t < padded) {
+    const SeqBounds sb = seq_bounds(seq, t < seq.N ? t : 0);
+    blocks[t] = t < seq.N ? int((sb.eos - sb.bos + kBlk - 1) / kBlk) : -1;
+  }
+  __syncthreads();
+  if (t < seq.N) {
+    const int mine = blocks[t];
+    int ahead = 0;  // sequences with more blocks, or as many and a smaller index
+    for (int u = 0; u < padded; u += 4) {
+      const int4 x = *reinterpret_cast<const int4*>(&blocks[u]);
+      ahead += (x.x > mine || (x.x == mine && u < t)) + (x.y > mine || (x.y == mine && u + 1 < t)) +
+               (x.z > mine || (x.z == mine && u + 2 < t)) + (x.w > mine || (x.w == mine && u + 3 < t));
+    }
+    if (ahead == rank) scratch[0] = t;
+  }
+  __syncthreads();
+  return scratch[0];
+}
 
 __device__ __forceinline__ bool producer_sync_and(bool x) {
   int r;
@@ -181,12 +223,30 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + it.v0, y, bar);
 }
 
+// A step of a warp's reduce-scatter: lanes with bit o of their index set keep the sums of `a`,
+// the others those of `b`, each adding its partner's (lane ^ o) value of the same sums.
+__device__ __forceinline__ float keep_half(float a, float b, int o, int lane) {
+  const bool upper = (lane & o) != 0;
+  return (upper ? a : b) + __shfl_xor_sync(0xffffffffu, upper ? b : a, o);
+}
+
 // The exact path for A and P, from the raw stage, on a solver's warps: rows i = warp + kSolverWarps
-// m; lane l sums channels 4 l .. 4 l + 3 with the decays as running products, then the warp sums
-// over lanes. Tokens past the sequence's end (len) count as zero keys with decay 1.
+// m. Lane l sums channels 4 l .. 4 l + 3 of every column j <= i, with the decays as running
+// products of the factors d that the producer wrote over the stage's g (1 past the sequence's
+// end); tokens past the end count as zero keys. The row's 32 sums (A_ij and P_ij, j < 16) are
+// reduced over the lanes by one reduce-scatter, with the same tree over the lanes for every sum as
+// a butterfly (offsets 16, 8, 4, 2, 1), formed as the columns are (j = 15 down to 0) so that few
+// partial sums stay live: offset 16 pairs A_ij with P_ij (lanes 0-15 keep A), offset 8 pairs
+// columns 2y + 1 and 2y, offset 4 those pairs two by two, and so on. Lane l ends with column
+// brev4(l % 16) of A (l < 16) or P.
 template <int kConsumers>
 __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, ATile& a, Slot<kConsumers>& slot,
-                         int warp, int lane) {
+                         int warp, int lane_in) {
+  // The lane's index through a volatile copy, so that nothing derived from it (channels, column,
+  // the reduce-scatter's selects) is hoisted out of the solver's block loop: live across
+  // tensor_ap, where the solver's 96 registers are nearly all in use, such values spilled.
+  int lane;
+  asm volatile("mov.b32 %0, %1;" : "=r"(lane) : "r"(lane_in));
   constexpr int kSolverWarps = Roles<kConsumers>::kSolverWarps;
   const int c0 = 4 * lane;
   auto quad = [&](const uint16_t (&x)[kBlk][kK], int t) {
@@ -195,35 +255,48 @@ __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, 
                                  __uint_as_float(u.y << 16), __uint_as_float(u.y & 0xffff0000u))
                    : make_float4(0.f, 0.f, 0.f, 0.f);
   };
+  const int col = __brev(uint32_t(lane)) >> 28;  // brev4(lane % 16): the column this lane ends with
+#pragma unroll 1
   for (int m = 0; m < kBlk / kSolverWarps; ++m) {
     const int i = warp + kSolverWarps * m;
     const float4 ki = quad(raw.k, i), bi = quad(raw.b, i), qi = quad(raw.q, i);
     const float4 xb = make_float4(bi.x * ki.x, bi.y * ki.y, bi.z * ki.z, bi.w * ki.w);
     const float4 xq = make_float4(scale * qi.x, scale * qi.y, scale * qi.z, scale * qi.w);
+    // Columns j = 15 - t two at a time (t: columns formed before); the bits of t pick the steps
+    // at offsets 4, 2, 1 (warp-uniform branches), whose earlier operands wait in p4, p2.
+    float p4 = 0.f, p2 = 0.f, sum = 0.f;
     float4 dec = make_float4(1.f, 1.f, 1.f, 1.f);
-    for (int j = kBlk - 1; j >= 0; --j) {
-      float pa = 0.f, pm = 0.f;
-      if (j <= i) {
+#pragma unroll 1
+    for (int t = 0; t < kBlk; t += 2) {
+      float x[2];
+#pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int j = kBlk - 1 - (t + u);
         const float4 kj = quad(raw.k, j);
         const float4 e = make_float4(dec.x * kj.x, dec.y * kj.y, dec.z * kj.z, dec.w * kj.w);
-        pm = xq.x * e.x + xq.y * e.y + xq.z * e.z + xq.w * e.w;
-        if (j < i) pa = xb.x * e.x + xb.y * e.y + xb.z * e.z + xb.w * e.w;
-        if (j < len) {
-          const float4 g = *reinterpret_cast<const float4*>(&raw.g[j][c0]);
-          dec.x *= fast_exp2(decay_log2(g.x)), dec.y *= fast_exp2(decay_log2(g.y));
-          dec.z *= fast_exp2(decay_log2(g.z)), dec.w *= fast_exp2(decay_log2(g.w));
+        const float pm = xq.x * e.x + xq.y * e.y + xq.z * e.z + xq.w * e.w;
+        const float pa = xb.x * e.x + xb.y * e.y + xb.z * e.z + xb.w * e.w;
+        x[u] = keep_half(j <= i ? pm : 0.f, j < i ? pa : 0.f, kBlk, lane);
+        if (j <= i) {
+          const float4 d = *reinterpret_cast<const float4*>(&raw.g[j][c0]);
+          dec.x *= d.x, dec.y *= d.y, dec.z *= d.z, dec.w *= d.w;
         }
       }
-#pragma unroll
-      for (int o = 16; o >= 1; o /= 2) {
-        pa += __shfl_xor_sync(0xffffffffu, pa, o);
-        pm += __shfl_xor_sync(0xffffffffu, pm, o);
-      }
-      if (lane == 0) {
-        a[j / 8][i][j % 8] = pa;
-        slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(pm);
+      float y = keep_half(x[0], x[1], 8, lane);
+      if ((t & 2) == 0) {
+        p4 = y;
+      } else {
+        y = keep_half(p4, y, 4, lane);
+        if ((t & 4) == 0) {
+          p2 = y;
+        } else {
+          y = keep_half(p2, y, 2, lane);
+          sum = (t & 8) == 0 ? y : keep_half(sum, y, 1, lane);
+        }
       }
     }
+    if (lane < kBlk) a[col / 8][i][col % 8] = sum;
+    else slot.p[kmajor_offset(k_at_position(i), col, kBlk)] = round_tf32(sum);
   }
 }
 
@@ -545,6 +618,11 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     // the producer once the consumers have released it (block n - 2).
     const bool fast = producer_sync_and(ok);
     if (c == 0) sm.fast[n & 1] = fast;
+    if (!fast) {  // the exact path's decay factors, over g, which nothing reads after this (a uniform branch)
+#pragma unroll
+      for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
+      fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
+    }
     mbarrier_arrive(&sm.formed[n & 1]);
     if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     {
@@ -691,10 +769,17 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  const SliceItem it = slice_item<R::kSlices>(pv, p.item_base + blockIdx.x);
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
-  if (cu_seqlens_fault<kThreads>(pv.seq)) {
+  const bool fault = cu_seqlens_fault<kThreads>(pv.seq);
+  int64_t item = p.item_base + blockIdx.x;
+  if (p.longest_first && !fault) {  // a uniform branch; staging tile 0 is free until the barrier below
+    const int64_t per_sequence = int64_t(pv.Hv) * R::kSlices;
+    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), reinterpret_cast<int*>(&sm.stage[0][0][0][0]));
+    item = s * per_sequence + item % per_sequence;
+  }
+  const SliceItem it = slice_item<R::kSlices>(pv, item);
+  if (fault) {
     fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
     return;
   }
@@ -761,6 +846,7 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
   constexpr int64_t kMaxGrid = int64_t(1) << 30;
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
+  p.longest_first = v.seq.N >= 2 && v.seq.N <= kMaxOrderedSequences && items > r.sms && items <= kMaxOrderedRounds * r.sms;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
     fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);

@@ -65,6 +65,7 @@ struct Case {
   int64_t T = 0;
   int Hq = 0, Hv = 0;
   bool h0 = false, ht = false, cu64 = false, validate = false;
+  float max_log_decay = 6.f;  // g in (-max_log_decay, -1e-3]; 60: most of the fused path's blocks take its exact path
   Fault fault = Fault::kNone;
   // The chunked cases force kChunked (kAuto would send the smallest to a one-launch path).
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
@@ -195,8 +196,9 @@ std::vector<Case> the_matrix() {
   // 40-token sequences, longer and mixed ones, tails and GVA 2/3/4; its faults (the bad g case
   // also takes its exact path for A and P: an infinite decay). Its 64-channel form where
   // N * Hv * 2 <= SMs, else the 128-channel form (kernel_params.h, fused_slices): the cases
-  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too. The -many and -unordered
-  // cases have more CTAs than SMs (several rounds), with up to 300 sequences.
+  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too. The -many, -strong and
+  // -unordered cases have more CTAs than SMs (several rounds), with up to 300 sequences; where
+  // there are at most 256 sequences and 8 rounds the CTAs take them longest first (fused.cuh).
   m.push_back(fused_case(make_case("fused-auto-mha-T64", {0, 64}, 16, 16, false, false, false), true));
   m.push_back(fused_case(make_case("fused-gva2-8x40", offsets_of(std::vector<int64_t>(8, 40)), 2, 4, false, true, true)));
   m.push_back(fused_case(make_case("fused-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
@@ -222,6 +224,9 @@ std::vector<Case> the_matrix() {
                                    Fault::kValues)));
   m.push_back(fused_case(make_case("fused-v128-many-mha-rand70", offsets_of(random_lengths(70, 1, 100, 127)), 2, 2,
                                    true, true, false)));
+  Case strong = make_case("fused-v128-strong-rand70", offsets_of(random_lengths(70, 1, 100, 137)), 2, 2, true, true, true);
+  strong.max_log_decay = 60.f;  // the exact path for A and P in most blocks, the sequences longest first
+  m.push_back(fused_case(strong));
   m.push_back(fused_case(make_case("fused-v128-unordered-300", offsets_of(random_lengths(300, 1, 40, 131)), 1, 1,
                                    false, true, true)));
   m.push_back(fused_case(make_case("fault-cu-fused-v128-many", {0, 40, 30, 120, 100}, 34, 34, true, true, false,
@@ -251,7 +256,7 @@ HostInputs make_inputs(const Case& c, uint64_t seed) {
   }
   for (size_t i = 0; i < kn; ++i) {
     const float u = rng.uniform();
-    in.g[i] = -(1e-3f + 6.f * u * u);  // log decays in (-6, -1e-3]
+    in.g[i] = -(1e-3f + c.max_log_decay * u * u);  // log decays in (-max_log_decay, -1e-3]
     in.b[i] = rng.uniform();
   }
   for (size_t i = 0; i < vn; ++i) in.v[i] = rng.symmetric(), in.w[i] = rng.uniform();
@@ -639,7 +644,8 @@ int main(int argc, char** argv) {
                         : heads * 4 <= sms                    ? 0
                         : heads * 2 <= sms                    ? 1
                                                               : 2;
-    const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // src/launch.cu
+    const bool ordered = (variant == 2 && heads > sms && c.N() > 1) ||  // src/launch.cu
+                         (variant == 5 && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);  // fused.cuh
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
     const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
     std::printf("case %-26s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s %s%s%s%s%s%s\n",

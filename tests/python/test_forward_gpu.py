@@ -233,6 +233,15 @@ def test_one_launch_many_sequences(algorithm):
     run_case(random_lengths(300, 1, 40, seed=9), 2, 2, initial=True, final=True, seed=9, algorithm=algorithm)
 
 
+# Two to eight rounds of the 128-channel form's CTAs on at most 256 sequences: the CTAs take the
+# sequences longest first (fused.cuh, longest_first_sequence; ties of length among them); with
+# strong decays most blocks also take the exact path for A and P.
+@pytest.mark.parametrize("decay", [None, ("uniform", -50.0)], ids=["model", "u50"])
+def test_fused_longest_first(decay):
+    lengths = random_lengths(36, 1, 300, seed=11) + (64, 300, 64, 1)
+    run_case(lengths, 4, 8, initial=True, final=True, decay=decay, seed=11, algorithm="fused")
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
