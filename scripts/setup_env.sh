@@ -15,6 +15,8 @@ fi
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 command -v nvcc >/dev/null || { echo "nvcc (CUDA toolkit >= 12.4) not found"; exit 1; }
 python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q pytest
+# numpy: the CPU models that tests/python checks (bench/segments.py, bench/fused_order_model.py).
+python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy
 # torch, when importable, enables the Python op (gdn2_torch) and its GPU tests.
 if [ -z "${GDN2_TORCH_ROOT:-}" ]; then
   GDN2_TORCH_ROOT=$(python3 -c "import os, torch; print(os.path.dirname(torch.__file__))" 2>/dev/null || true)

@@ -11,7 +11,8 @@
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
-//     block's slot, and the vote on the range rule (below);
+//     block's slot, and the vote on the range rule (below); on a block that takes the exact path,
+//     its decay factors over the raw stage's g, for the solver;
 //   - two solvers, one per block parity, each form A and P (below) from the staging, invert I + A
 //     into T, copy Kb and Qg into the slot's K-major operand and request the raw inputs of the
 //     block after next. With one consumer a solver is a warpgroup: its warps 0 and 1 form A's
@@ -99,7 +100,8 @@ struct Slot {
   float wv[kBlk][Roles<kConsumers>::kSliceV + 4];
 };
 // A (fp32), the inverse's input, a solver's own: its column halves apart (columns 8 h .. + 7 in
-// a[h]), each read and written by one warp only, rows of 48 bytes so that no read (the compiler
+// a[h]), each read and written by one warp only (on the exact path every warp writes its rows'
+// both halves, ordered by the solver's barrier), rows of 48 bytes so that no read (the compiler
 // widens some to 16 bytes) reaches a word of the other half.
 using ATile = float[2][kBlk][kALd];
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
@@ -131,7 +133,8 @@ struct alignas(128) Smem {
 struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
-  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
+  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items),
+                          // its sequence remapped where longest_first is set
   int longest_first = 0;  // the CTAs take the sequences longest first (longest_first_sequence)
 };
 
@@ -147,7 +150,7 @@ constexpr int kMaxOrderedSequences = 256;
 constexpr int kMaxOrderedRounds = 8;
 static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTiles) / sizeof(int)), "scratch in a staging tile");
 
-// The sequence of rank `rank`, the same in every thread (two CTA barriers). `scratch`: 4 + N ints
+// The sequence of rank `rank`, the same in every thread (two CTA barriers). `scratch`: 4 + N (to a multiple of 4) ints
 // of shared memory that nothing else uses until a barrier after this: the chosen sequence at
 // [0], then the block counts, padded to a multiple of 4 with -1 (which ranks below any count), so
 // that the rank loop reads whole int4s and nothing past them.
@@ -212,7 +215,9 @@ __device__ __forceinline__ Blocks item_blocks(const SliceItem& it) {
 template <int kConsumers>
 __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, const Blocks& bl, int n,
                                           RawStage<kConsumers>& r, uint64_t* bar) {
-  fence_proxy_async();  // this thread's generic reads of the stage before the copies' writes (other threads': a barrier)
+  // This thread's generic reads of the stage before the copies' writes; other threads' reads are
+  // ordered by a barrier, and the producer's writes of d (exact blocks) by its own fence and `formed`.
+  fence_proxy_async();
   mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage<kConsumers>)));
   const int y = bl.y0 + n * kBlk;
   tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
@@ -614,11 +619,12 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
         wv[8 * h + 2 * e + 1] = tok < len ? __uint_as_float(va[e] & 0xffff0000u) * __uint_as_float(wa[e] & 0xffff0000u) : 0.f;
       }
     }
-    // The staging, the raw stage's last read and the vote to the solver; then the slot's part of
-    // the producer once the consumers have released it (block n - 2).
+    // The staging, the raw stage's last read (on an exact block, its d written over g) and the vote
+    // to the solver; then the slot's part of the producer once the consumers have released it
+    // (block n - 2).
     const bool fast = producer_sync_and(ok);
     if (c == 0) sm.fast[n & 1] = fast;
-    if (!fast) {  // the exact path's decay factors, over g, which nothing reads after this (a uniform branch)
+    if (!fast) {  // the exact path's decay factors, read by exact_ap; g is not read again (a uniform branch)
 #pragma unroll
       for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
