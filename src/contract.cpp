@@ -291,15 +291,15 @@ Status check_forward(const ForwardArgs& a) {
 //   of its blocks take the exact path (strong decays), which sizes cannot show (bench/fit_auto.py
 //   reports the picks' regrets with the same margin).
 constexpr int64_t kFusedMaxSequences = 4096;
-constexpr double kFusedMargin = 1.1;
+constexpr double kFusedMargin = 1.05;
 struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
-constexpr FusedEstimate kFusedV64 = {4.78, 1.627, 0}, kFusedV128 = {4.11, 2.328, 7.722};
+constexpr FusedEstimate kFusedV64 = {5.33, 1.534, 0}, kFusedV128 = {4.12, 2.055, 8.573};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
 };
-constexpr ChunkedEstimate kChunked = {5.334, 9.606, 1.709, 2.064, 4.784};
+constexpr ChunkedEstimate kChunked = {4.797, 9.606, 2.109, 2.383, 4.639};
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;

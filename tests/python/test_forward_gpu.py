@@ -384,7 +384,7 @@ AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
         ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "chunked"),
         ((16,) * 8, 16, 16, 16, "fused"), ((16,), 16, 16, None, "recurrent"),
         ((257,), 16, 16, None, "chunked"), ((192,), 16, 16, None, "chunked"),
-        ((128,), 16, 32, None, "chunked"), ((96,), 16, 64, None, "fused"),
+        ((128,), 16, 32, None, "fused"), ((96,), 16, 64, None, "fused"),
         ((512,) * 4, 16, 16, 512, "fused"), ((512,) * 4, 16, 16, None, "chunked"),
         ((1024,) * 2, 16, 16, 1024, "chunked")]
 
