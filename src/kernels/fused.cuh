@@ -267,27 +267,10 @@ __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, 
     const float4 ki = quad(raw.k, i), bi = quad(raw.b, i), qi = quad(raw.q, i);
     const float4 xb = make_float4(bi.x * ki.x, bi.y * ki.y, bi.z * ki.z, bi.w * ki.w);
     const float4 xq = make_float4(scale * qi.x, scale * qi.y, scale * qi.z, scale * qi.w);
-    // Columns j = 15 - t two at a time (t: columns formed before). Each pair's step at offset 16
-    // runs as it is formed; its steps at offsets 8, 4, 2, 1 (picked by the bits of t, warp-uniform
-    // branches; the earlier operands wait in p4, p2) run one pair later, after the next pair's
-    // loads and products, so that the two pairs' shuffle chains overlap.
+    // Columns j = 15 - t two at a time (t: columns formed before); the bits of t pick the steps
+    // at offsets 4, 2, 1 (warp-uniform branches), whose earlier operands wait in p4, p2.
     float p4 = 0.f, p2 = 0.f, sum = 0.f;
-    auto finish_pair = [&](float x0, float x1, int t) {
-      float y = keep_half(x0, x1, 8, lane);
-      if ((t & 2) == 0) {
-        p4 = y;
-      } else {
-        y = keep_half(p4, y, 4, lane);
-        if ((t & 4) == 0) {
-          p2 = y;
-        } else {
-          y = keep_half(p2, y, 2, lane);
-          sum = (t & 8) == 0 ? y : keep_half(sum, y, 1, lane);
-        }
-      }
-    };
     float4 dec = make_float4(1.f, 1.f, 1.f, 1.f);
-    float prev[2] = {0.f, 0.f};
 #pragma unroll 1
     for (int t = 0; t < kBlk; t += 2) {
       float x[2];
@@ -304,10 +287,19 @@ __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, 
           dec.x *= d.x, dec.y *= d.y, dec.z *= d.z, dec.w *= d.w;
         }
       }
-      if (t > 0) finish_pair(prev[0], prev[1], t - 2);
-      prev[0] = x[0], prev[1] = x[1];
+      float y = keep_half(x[0], x[1], 8, lane);
+      if ((t & 2) == 0) {
+        p4 = y;
+      } else {
+        y = keep_half(p4, y, 4, lane);
+        if ((t & 4) == 0) {
+          p2 = y;
+        } else {
+          y = keep_half(p2, y, 2, lane);
+          sum = (t & 8) == 0 ? y : keep_half(sum, y, 1, lane);
+        }
+      }
     }
-    finish_pair(prev[0], prev[1], kBlk - 2);
     if (lane < kBlk) a[col / 8][i][col % 8] = sum;
     else slot.p[kmajor_offset(k_at_position(i), col, kBlk)] = round_tf32(sum);
   }
