@@ -300,6 +300,42 @@ struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
 };
 constexpr ChunkedEstimate kChunked = {4.797, 9.606, 2.109, 2.383, 4.639};
+// Where the sizes leave the longest length anywhere in [ceil(T / N), T - N + 1] and the picks at its
+// two ends differ, the pick is a step function of that length (shorter sequences favour the
+// recurrent path, then the fused one, then the chunked one); bisection finds the first length whose
+// pick differs from the shortest end's. Where that is not the longest end's pick (three paths in
+// the range), or a path's grid would be more than kMaxChoiceRounds rounds of CTAs on the SMs (CTAs
+// that only start, read cu_seqlens and exit are not free), the host keeps the longest end's pick.
+LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
+  LaunchPlan plan;
+  plan.shorter = plan.longer = choose_algorithm(a, sh, sms);
+  if (a.algorithm != Algorithm::kAuto || a.max_seqlen > 0 || sh.N < 2) return plan;
+  ForwardArgs probe = a;
+  auto pick = [&](int64_t length) {
+    probe.max_seqlen = length;
+    return choose_algorithm(probe, sh, sms);
+  };
+  int64_t lo = (sh.T + sh.N - 1) / sh.N, hi = sh.T - sh.N + 1;
+  const Algorithm shorter = pick(lo);
+  if (shorter == plan.longer) return plan;
+  while (hi - lo > 1) {  // pick(lo) == shorter, pick(hi) != shorter
+    const int64_t mid = lo + (hi - lo) / 2;
+    (pick(mid) == shorter ? lo : hi) = mid;
+  }
+  if (pick(hi) != plan.longer) return plan;
+  constexpr int64_t kMaxChoiceRounds = 16;
+  auto rounds = [&](Algorithm path) -> int64_t {
+    if (path == Algorithm::kFused) return sh.N * sh.Hv * kernels::fused_slices(sh.N * sh.Hv, sms) / sms;
+    if (path == Algorithm::kRecurrent)
+      return sh.N * sh.Hv * kernels::kRecurrentSlices / (kernels::kRecurrentCtasPerSm * sms);
+    return sh.N * sh.Hv * (kHeadDimV / kernels::pass_width(sh.N * sh.Hv, sms)) / sms;
+  };
+  if (rounds(shorter) > kMaxChoiceRounds || rounds(plan.longer) > kMaxChoiceRounds) return plan;
+  plan.shorter = shorter;
+  plan.length = hi;
+  return plan;
+}
+
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;

@@ -52,6 +52,17 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
 // of cu_seqlens; src/contract.cpp gives the estimates).
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms);
 
+// What forward launches: one path (`shorter` == `longer`), or, for kAuto without the hint where the
+// sizes leave two paths possible, both, each told to run only if the longest sequence, read on the
+// device, is shorter than `length` (`shorter`) or not (`longer`) (kernels::DeviceChoice). `length`
+// is where choose_algorithm's pick, given each possible longest length as the hint, changes.
+struct LaunchPlan {
+  Algorithm shorter = Algorithm::kChunked, longer = Algorithm::kChunked;
+  int64_t length = 0;
+  bool on_device() const { return shorter != longer; }
+};
+LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms);
+
 // kOk when `device` is an sm_90 GPU (cached per device; no synchronisation).
 Status check_device(int device);
 

@@ -25,12 +25,20 @@ Status cuda_failure(const char* what, int err) {
   return s;
 }
 
-kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh) {
+// Which kernels of a call run is kAuto's choice on the device where the plan says so (LaunchPlan).
+struct PathChoice {
+  kernels::DeviceChoice choice = kernels::kAlwaysRuns;
+  int64_t length = 0;
+};
+
+kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh, PathChoice c = {}) {
   kernels::Sequences seq;
   seq.cu_seqlens = a.cu_seqlens.data;
   seq.cu_int64 = a.cu_seqlens.dtype == DType::kInt64;
   seq.T = sh.T;
   seq.N = int(sh.N);
+  seq.choice = c.choice;
+  seq.choice_length = c.length;
   return seq;
 }
 
@@ -40,9 +48,9 @@ T* at(void* base, size_t offset) {
 }
 
 // The value side, outputs and sequences, as both paths read them.
-kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& sh) {
+kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& sh, PathChoice c) {
   kernels::StatePassParams s;
-  s.seq = sequences_of(a, sh);
+  s.seq = sequences_of(a, sh, c);
   s.Hq = int(sh.Hq);
   s.Hv = int(sh.Hv);
   s.scale = a.scale;
@@ -56,19 +64,24 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
 
 // The one-launch paths (recurrent.cu, fused_v64.cu / fused_v128.cu: kernel_params.h, fused_slices):
 // the same parameters, no workspace read.
-Status launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, Stream stream) {
+int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, PathChoice c, Stream stream) {
   kernels::RecurrentParams r;
-  r.value = value_params(a, sh);
+  r.value = value_params(a, sh, c);
   r.q = static_cast<const uint16_t*>(a.q.data);
   r.k = static_cast<const uint16_t*>(a.k.data);
   r.b = static_cast<const uint16_t*>(a.b.data);
   r.g = static_cast<const float*>(a.g.data);
   r.sms = multiprocessor_count(a.q.device);
-  int err = 0;
-  if (!fused) err = kernels::launch_recurrent(r, stream);
-  else if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) err = kernels::launch_fused_v64(r, stream);
-  else err = kernels::launch_fused_v128(r, stream);
-  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
+  if (!fused) return kernels::launch_recurrent(r, stream);
+  if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) return kernels::launch_fused_v64(r, stream);
+  return kernels::launch_fused_v128(r, stream);
+}
+
+int launch_chunked(const ForwardArgs& a, const ProblemShape& sh, PathChoice c, Stream stream);
+
+int launch_path(const ForwardArgs& a, const ProblemShape& sh, Algorithm path, PathChoice c, Stream stream) {
+  return path == Algorithm::kChunked ? launch_chunked(a, sh, c, stream)
+                                     : launch_one_kernel(a, sh, path == Algorithm::kFused, c, stream);
 }
 
 }  // namespace
@@ -116,17 +129,27 @@ Status forward(const ForwardArgs& a, Stream stream) {
   Status st = check_forward(a);
   if (!st.ok()) return st;
   const ProblemShape sh = shape_of(a);
-  const WorkspaceLayout ws = workspace_layout(sh.T, sh.N, sh.Hq);
   int prev_device = -1;
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
-  const Algorithm algorithm = choose_algorithm(a, sh, multiprocessor_count(a.q.device));
-  if (algorithm != Algorithm::kChunked) {
-    st = launch_one_kernel(a, sh, algorithm == Algorithm::kFused, stream);
-    if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
-    return st;
+  const LaunchPlan plan = plan_launch(a, sh, multiprocessor_count(a.q.device));
+  int err = 0;
+  if (!plan.on_device()) {
+    err = launch_path(a, sh, plan.longer, PathChoice{}, stream);
+  } else {  // both paths; the kernels of one of them return at once (kernels::DeviceChoice)
+    err = launch_path(a, sh, plan.shorter, PathChoice{kernels::kRunsIfAllShorter, plan.length}, stream);
+    if (err == 0) err = launch_path(a, sh, plan.longer, PathChoice{kernels::kRunsIfOneAsLong, plan.length}, stream);
   }
+  if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
+  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
+}
 
+namespace {
+
+// The chunked path: phase 1 (chunk_factors), then the state pass, behind a memset where something
+// must start at zero.
+int launch_chunked(const ForwardArgs& a, const ProblemShape& sh, PathChoice c, Stream stream) {
+  const WorkspaceLayout ws = workspace_layout(sh.T, sh.N, sh.Hq);
   // The widest value slices whose CTAs (one per SM) still fill at most one wave: more SMs on a
   // few sequences. Past one wave of 64-channel slices, 128 channels per CTA: each chunk's factors
   // are copied and read once for the whole head, and there are half as many waves. The
@@ -137,7 +160,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const int slice = kernels::pass_width(heads, sms);
 
   kernels::ChunkFactorsParams f;
-  f.seq = sequences_of(a, sh);
+  f.seq = sequences_of(a, sh, c);
   f.Hq = int(sh.Hq);
   f.slots = ws.slots;
   f.q = static_cast<const uint16_t*>(a.q.data);
@@ -188,7 +211,7 @@ Status forward(const ForwardArgs& a, Stream stream) {
   const bool ordered = slice == 128 && heads > sms && sh.N > 1 && sh.N <= kMaxOrderedSequences;
   f.order = ordered ? at<int>(a.workspace, ws.order) : nullptr;
 
-  kernels::StatePassParams s = value_params(a, sh);
+  kernels::StatePassParams s = value_params(a, sh, c);
   s.slots = ws.slots;
   s.factors = f.factors;
   s.fault_words = f.fault_words;
@@ -209,9 +232,10 @@ Status forward(const ForwardArgs& a, Stream stream) {
           : slice == 64 ? kernels::launch_state_pass_v64(s, stream)
                         : kernels::launch_state_pass_v128(s, stream);
   }
-  if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
-  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
+  return err;
 }
+
+}  // namespace
 
 Status validate_values(const ForwardArgs& a, Stream stream) {
   Status st = check_forward(a);

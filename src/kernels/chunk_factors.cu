@@ -936,6 +936,10 @@ __global__ void __launch_bounds__(kCtaThreads, 1)
   // prologue on the SMs this grid leaves free, or frees: every CTA of this grid is resident once
   // all have passed here, so phase 2's CTAs never hold an SM it waits for.
   allow_dependent_launch();
+  if (!path_is_chosen<kCtaThreads>(p.seq)) {  // kAuto's choice on the device: another path runs
+    if (threadIdx.x == 0) p.fault_words[blockIdx.x] = kPhase1Skipped;
+    return;
+  }
   GDN2_TIMELINE_START();
   if (threadIdx.x == 0) {
     mbarrier_init(&sm.full, kThreads);

@@ -48,6 +48,23 @@ __device__ __forceinline__ SeqBounds seq_bounds(const Sequences& seq, int s) {
   b = min(max(b, a), seq.T);
   return {a, b};
 }
+
+// Whether this kernel's path is the one that kAuto's choice on the device picks (DeviceChoice), the
+// same in every thread of the CTA and in every kernel of the call: whether some sequence's clamped
+// length (seq_bounds) reaches seq.choice_length. Reads the N + 1 offsets, one sequence per thread
+// at a time; includes a CTA barrier where the choice is on the device (none otherwise).
+template <int kThreads>
+__device__ __forceinline__ bool path_is_chosen(const Sequences& seq) {
+  if (seq.choice == kAlwaysRuns) return true;
+  bool long_one = false;
+  for (int s = threadIdx.x; s < seq.N; s += kThreads) {
+    const SeqBounds sb = seq_bounds(seq, s);
+    long_one |= sb.eos - sb.bos >= seq.choice_length;
+  }
+  const bool some_long = __syncthreads_or(long_one) != 0;
+  return some_long == (seq.choice == kRunsIfOneAsLong);
+}
+
 // The number of 64-token chunks of a sequence.
 __device__ __forceinline__ int64_t chunk_count(const SeqBounds& sb) { return (sb.eos - sb.bos + kC - 1) / kC; }
 

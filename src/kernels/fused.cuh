@@ -775,6 +775,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
+  if (!path_is_chosen<kThreads>(pv.seq)) return;  // kAuto's choice on the device: another path runs
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   const bool fault = cu_seqlens_fault<kThreads>(pv.seq);

@@ -8,12 +8,23 @@
 
 namespace gdn2::kernels {
 
-// Packed-sequence metadata as the kernels read it (cu_seqlens stays on the device).
+// kAuto's choice on the device (docs/design.md, "Three algorithms"): without the max_seqlen hint,
+// where the sizes leave two paths possible, the host launches both; each kernel then runs only if
+// its path is the one for the longest sequence's length L, read from cu_seqlens (offsets clamped
+// as everywhere): the shorter path where L < choice_length, the other where L >= choice_length.
+// Where the chunked path is one of the two, phase 1 decides for both of its kernels: each of its
+// CTAs that does not run writes kPhase1Skipped as its fault word, and the state pass reads word 0.
+enum DeviceChoice : int8_t { kAlwaysRuns = 0, kRunsIfAllShorter = 1, kRunsIfOneAsLong = 2 };
+inline constexpr int kPhase1Skipped = 2;
+
+// Packed-sequence metadata as the kernels read it (cu_seqlens stays on the device). 32 bytes.
 struct Sequences {
   const void* cu_seqlens = nullptr;
-  bool cu_int64 = false;
   int64_t T = 0;
+  int64_t choice_length = 0;  // DeviceChoice's threshold
   int N = 0;
+  bool cu_int64 = false;
+  DeviceChoice choice = kAlwaysRuns;
 };
 
 // The key-side factors of one (chunk slot, key head): one contiguous block of fp32 values rounded

@@ -78,6 +78,12 @@ __device__ __forceinline__ SliceItem slice_item(const StatePassParams& p, int64_
   return it;
 }
 
+// Whether phase 1 did not run because kAuto's choice on the device picked another path
+// (kernel_params.h, DeviceChoice); then neither does the pass. Read after phase 1 has completed.
+__device__ __forceinline__ bool phase1_skipped(const StatePassParams& p) {
+  return p.seq.choice != kAlwaysRuns && p.fault_words[0] == kPhase1Skipped;
+}
+
 // Phase 1's verdict on cu_seqlens, the same in every thread: its CTAs' fault words, one read by
 // each thread (p.fault_count <= kMaxPhase1Ctas <= kThreads). Includes a CTA barrier.
 template <int kThreads>

@@ -318,6 +318,7 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   constexpr int kThreads = kWarpgroup * (1 + kConsumers), kWidth = kSliceV * kConsumers;
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
+  if (phase1_skipped(p)) return;  // before p.order, which phase 1 then did not write
   // Phase 1 has completed (a plain launch after it), so p.order is written. It is a permutation of
   // the sequences even for an inconsistent cu_seqlens, so the fault path below covers every row.
   const CtaSlice cta = slice_of_cta<kWidth>(p);

@@ -216,7 +216,10 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   // instead. Inconsistent offsets: NaN in every output row and state (documented), and no factor
   // block is waited for (a chunk of this sequence may be no item of phase 1).
   constexpr bool overlapped = kOverlapped;
-  if constexpr (!overlapped) wait_for_prior_grid();
+  if constexpr (!overlapped) {
+    wait_for_prior_grid();
+    if (phase1_skipped(p)) return;  // kAuto's choice on the device: another path runs
+  }
   bool fault;
   if constexpr (overlapped) fault = cu_seqlens_fault<kThreads>(p.seq);
   else fault = phase1_fault<kThreads>(p);

@@ -2,6 +2,7 @@
 // kInvalidArgument and a message that names the argument. check_forward reads no tensor memory,
 // so the views below point at distinct, never-dereferenced addresses.
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <ostream>
@@ -264,4 +265,78 @@ TEST(AutoChoice, FusedOnlyUpToFourThousandSequences) {
     if (n == 4096) EXPECT_EQ(int(got), int(gdn2::Algorithm::kFused));
     else EXPECT_NE(int(got), int(gdn2::Algorithm::kFused));
   }
+}
+
+// kAuto's choice on the device (src/contract.cpp, plan_launch): without the hint, where the picks at
+// the two ends of the possible longest length [ceil(T / N), T - N + 1] differ, the host launches
+// both paths and the kernels run the shorter one where every sequence is shorter than
+// plan.length. That rule must agree with choose_algorithm given the true longest length as the
+// hint: exactly at both ends and on both sides of plan.length, and almost everywhere between
+// (the estimates' kinks may put a few lengths on the other side of a step).
+TEST(AutoChoice, DevicePlanFollowsTheEstimates) {
+  using gdn2::Algorithm;
+  int planned = 0, kept = 0;
+  int64_t agree = 0, total = 0;
+  for (int64_t sms : {78, 114, 132})
+    for (int64_t hq : {2, 4, 16})
+      for (int64_t gva : {1, 2, 4})
+        for (int64_t n : {2, 8, 20, 64, 256})
+          for (int64_t per : {4, 16, 64, 256, 1024, 4096}) {
+            gdn2::ProblemShape sh;
+            sh.N = n, sh.T = n * per, sh.Hq = hq, sh.Hv = hq * gva;
+            ForwardArgs a;
+            const gdn2::LaunchPlan plan = gdn2::plan_launch(a, sh, sms);
+            EXPECT_EQ(int(plan.longer), int(gdn2::choose_algorithm(a, sh, sms)));
+            if (!plan.on_device()) {
+              ++kept;
+              continue;
+            }
+            ++planned;
+            auto pick = [&](int64_t length) {
+              ForwardArgs h;
+              h.max_seqlen = length;
+              return gdn2::choose_algorithm(h, sh, sms);
+            };
+            const int64_t lo = (sh.T + n - 1) / n, hi = sh.T - n + 1;
+            ASSERT_GT(plan.length, lo);
+            ASSERT_LE(plan.length, hi);
+            const std::string where = "sms " + std::to_string(sms) + " Hq " + std::to_string(hq) + " Hv " +
+                                      std::to_string(sh.Hv) + " N " + std::to_string(n) + " T " + std::to_string(sh.T);
+            EXPECT_EQ(int(pick(lo)), int(plan.shorter)) << where;
+            EXPECT_EQ(int(pick(plan.length - 1)), int(plan.shorter)) << where;
+            EXPECT_EQ(int(pick(plan.length)), int(plan.longer)) << where;
+            EXPECT_EQ(int(pick(hi)), int(plan.longer)) << where;
+            for (int k = 0; k <= 200; ++k) {
+              const int64_t length = lo + (hi - lo) * k / 200;
+              agree += pick(length) == (length < plan.length ? plan.shorter : plan.longer);
+              ++total;
+            }
+          }
+  std::printf("device plans: %d shapes planned on the device, %d decided on the host; rule = pick at %lld of %lld lengths\n",
+              planned, kept, (long long)agree, (long long)total);
+  EXPECT_GT(planned, 100);
+  EXPECT_GE(double(agree), 0.995 * double(total));
+}
+
+// The benchmark's batch rows without the hint (132 SMs): the device chooses between the fused path
+// (every sequence shorter than plan.length) and the chunked path.
+TEST(AutoChoice, DevicePlanOfTheBatchRows) {
+  struct Row {
+    const char* name;
+    int64_t T, N, Hv;
+  };
+  for (const Row& r : {Row{"S3", 4096, 20, 16}, Row{"N64-MIXED-MHA", 16226, 64, 16}, Row{"B8x2K-MHA", 16384, 8, 16},
+                       Row{"B4x4K-MHA", 16384, 4, 16}}) {
+    gdn2::ProblemShape sh;
+    sh.T = r.T, sh.N = r.N, sh.Hq = 16, sh.Hv = r.Hv;
+    const gdn2::LaunchPlan plan = gdn2::plan_launch(ForwardArgs{}, sh, 132);
+    EXPECT_EQ(int(plan.shorter), int(gdn2::Algorithm::kFused)) << r.name;
+    EXPECT_EQ(int(plan.longer), int(gdn2::Algorithm::kChunked)) << r.name;
+    ForwardArgs hinted;
+    hinted.max_seqlen = 1;  // a hint or a forced algorithm: no choice on the device
+    EXPECT_FALSE(gdn2::plan_launch(hinted, sh, 132).on_device()) << r.name;
+  }
+  gdn2::ProblemShape one;  // one sequence: its length is T
+  one.T = 1024, one.N = 1, one.Hq = 16, one.Hv = 16;
+  EXPECT_FALSE(gdn2::plan_launch(ForwardArgs{}, one, 132).on_device());
 }

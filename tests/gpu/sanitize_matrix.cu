@@ -229,6 +229,19 @@ std::vector<Case> the_matrix() {
   m.push_back(fused_case(strong));
   m.push_back(fused_case(make_case("fused-v128-unordered-300", offsets_of(random_lengths(300, 1, 40, 131)), 1, 1,
                                    false, true, true)));
+  // kAuto without the hint where the device chooses (src/contract.cpp, plan_launch): 40 sequences
+  // of 2 heads, T = 3000, both paths launched; every sequence shorter than the choice's length
+  // (177 tokens on 132 SMs): the fused path runs, phase 1 and the pass return at once; one long
+  // sequence: the chunked path runs and the fused kernel returns at once.
+  m.push_back(fused_case(make_case("auto-device-fused-40x75", offsets_of(std::vector<int64_t>(40, 75)), 2, 2, true, true,
+                                   false), true));
+  {
+    std::vector<int64_t> one_long(40, 25);
+    one_long[7] = 2025;
+    Case c = make_case("auto-device-chunked-40", offsets_of(one_long), 2, 2, true, true, true);
+    c.algorithm = gdn2::Algorithm::kAuto;  // path: kChunked
+    m.push_back(c);
+  }
   m.push_back(fused_case(make_case("fault-cu-fused-v128-many", {0, 40, 30, 120, 100}, 34, 34, true, true, false,
                                    true, Fault::kCuSeqlens, /*T=*/200)));
   return m;

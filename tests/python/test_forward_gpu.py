@@ -10,6 +10,7 @@ caller buffers are used in place, inputs are unchanged, a second call is bitwise
 CUDA-graph replay is bitwise equal to the eager call.
 """
 
+import itertools
 import math
 
 import pytest
@@ -403,6 +404,58 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
         if a != expected:
             assert not bitwise_equal(auto[0], forced[a][0]), f"{a} and {expected} should round differently"
     check_against_reference(inp, auto[0], auto[1])
+
+
+# kAuto's choice on the device (src/contract.cpp, plan_launch): without the hint, where the sizes
+# leave two paths possible, both are launched and the kernels run the one that the longest sequence,
+# read from cu_seqlens, picks. Each call must be bitwise what the named path gives (132 SMs: there
+# it is also the host's pick given the true longest length as the hint), and not what the other
+# launched path gives.
+S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
+S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
+DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
+                 ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
+                 ((300,) * 12, 4, 8, "fused", "chunked"), ((4,) * 32, 4, 8, "recurrent", "fused"),
+                 ((10,) + (4,) * 28 + (2,) * 3, 4, 8, "fused", "recurrent")]
+
+
+@pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
+                         ids=[f"T{sum(a)}-N{len(a)}-L{max(a)}-hv{c}" for a, _, c, _, _ in DEVICE_CHOICE])
+def test_auto_chooses_on_the_device(lengths, hq, hv, expected, other):
+    inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, seed=15, device="cuda",
+                      gen_device="cuda")
+    auto = call(inp, output_final_state=True)
+    hinted = call(inp, output_final_state=True, max_seqlen=max(lengths))
+    forced = {a: call(inp, output_final_state=True, algorithm=a) for a in (expected, other)}
+    if torch.cuda.get_device_properties(0).multi_processor_count == 132:
+        assert bitwise_equal(auto[0], forced[expected][0]) and bitwise_equal(auto[1], forced[expected][1])
+        assert bitwise_equal(hinted[0], auto[0]) and bitwise_equal(hinted[1], auto[1])
+    else:  # other estimates: still exactly one of the paths
+        assert any(bitwise_equal(auto[0], forced[a][0]) and bitwise_equal(auto[1], forced[a][1]) for a in forced)
+    assert not bitwise_equal(forced[expected][0], forced[other][0]), "the two paths should round differently"
+    check_against_reference(inp, auto[0], auto[1])
+
+
+def test_graph_replays_choose_on_the_device():
+    """One graph captured without the hint, replayed with cu_seqlens rewritten between replays (the
+    same T and N): each replay is bitwise the path its lengths pick (S3's lengths: fused; one long
+    sequence: chunked), with no host involvement."""
+    inp = make_inputs(S3_LENGTHS, 16, 16, kind="model", initial_state=True, seed=16, device="cuda",
+                      gen_device="cuda")
+    cu_short = inp["cu_seqlens"].clone()
+    cu_long = torch.tensor([0] + list(itertools.accumulate(S3_ONE_LONG)), dtype=cu_short.dtype, device="cuda")
+    graph, captured = capture_graph(lambda: call(inp, output_final_state=True))
+    for cu, path in ((cu_long, "chunked"), (cu_short, "fused"), (cu_long, "chunked")):
+        inp["cu_seqlens"].copy_(cu)
+        for t in captured:
+            t.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        want = call(inp, output_final_state=True, algorithm=path)
+        if torch.cuda.get_device_properties(0).multi_processor_count == 132:
+            assert bitwise_equal(captured[0], want[0]) and bitwise_equal(captured[1], want[1]), path
+        check_against_reference(inp, captured[0], captured[1])
+    del graph
 
 
 def test_max_seqlen_hint_never_changes_results():
