@@ -193,7 +193,9 @@ TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
 }  // namespace
 
 // kAuto's choice (src/contract.cpp, choose_algorithm) on 132 SMs: the same table as the GPU test
-// (tests/python/test_forward_gpu.py, AUTO), which checks it bitwise against the forced algorithms.
+// (tests/python/test_forward_gpu.py, AUTO), which checks it bitwise against the forced algorithms,
+// except where the device chooses (plan_launch: no hint, several sequences): 20 x 4 tokens, (100,
+// 37, 64) and 4 x 512 take the path of their true longest length there.
 TEST(AutoChoice, PicksTheSmallestEstimate) {
   using gdn2::Algorithm;
   struct Choice {
