@@ -413,12 +413,14 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
 # leave two paths possible, both are launched and the kernels run the one that the longest sequence,
 # read from cu_seqlens, picks. Each call must be bitwise what the named path gives (132 SMs: there
 # it is also the host's pick given the true longest length as the hint), and not what the other
-# launched path gives.
+# launched path gives; its outputs start as NaN, so a call where neither path ran fails too. The
+# chunked cases run the 128-channel pass, and the 64-channel one on 4 sequences of 16 heads.
 S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
 DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
-                 ((300,) * 12, 4, 8, "fused", "chunked"), ((4,) * 32, 4, 8, "recurrent", "fused"),
+                 ((300,) * 12, 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
+                 ((4,) * 32, 4, 8, "recurrent", "fused"),
                  ((10,) + (4,) * 28 + (2,) * 3, 4, 8, "fused", "recurrent")]
 
 
@@ -427,7 +429,10 @@ DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16,
 def test_auto_chooses_on_the_device(lengths, hq, hv, expected, other):
     inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, seed=15, device="cuda",
                       gen_device="cuda")
-    auto = call(inp, output_final_state=True)
+    n = len(lengths)
+    auto = (torch.full((sum(lengths), hv, D), float("nan"), dtype=torch.bfloat16, device="cuda"),
+            torch.full((n, hv, D, D), float("nan"), dtype=torch.float32, device="cuda"))
+    call(inp, output=auto[0], final_state=auto[1])
     hinted = call(inp, output_final_state=True, max_seqlen=max(lengths))
     forced = {a: call(inp, output_final_state=True, algorithm=a) for a in (expected, other)}
     if torch.cuda.get_device_properties(0).multi_processor_count == 132:
