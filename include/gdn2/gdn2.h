@@ -37,8 +37,10 @@ TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
 //   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
-// Which algorithm forward runs (README.md, "Three algorithms"). kAuto picks from the sizes (and the
-// max_seqlen hint) alone: kRecurrent or kFused where every sequence is short, else kChunked. All
+// Which algorithm forward runs (README.md, "Three algorithms"). kAuto picks from the sizes and the
+// max_seqlen hint: kRecurrent or kFused where every sequence is short, else kChunked; without the
+// hint, where the sizes leave two algorithms possible, the kernels pick on the device from the
+// longest sequence in cu_seqlens (no host synchronisation; docs/design.md). All
 // meet the contract's accuracy on every valid input; their results are not bitwise equal to each
 // other.
 enum class Algorithm : int32_t {
@@ -59,7 +61,8 @@ struct ForwardArgs {
   size_t workspace_bytes = 0;
   Algorithm algorithm = Algorithm::kAuto;
   // Optional: the length of the longest sequence, if the caller knows it (0: unknown; then kAuto
-  // assumes T - N + 1). Only kAuto's choice reads it: a wrong value never makes a result wrong.
+  // lets the device choose where the sizes leave two algorithms possible). Only kAuto's choice
+  // reads it: a wrong value never makes a result wrong.
   int64_t max_seqlen = 0;
 };
 

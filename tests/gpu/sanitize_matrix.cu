@@ -69,7 +69,7 @@ struct Case {
   Fault fault = Fault::kNone;
   // The chunked cases force kChunked (kAuto would send the smallest to a one-launch path).
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
-  // The path that runs: `algorithm`, or kAuto's pick on 132 SMs (src/launch.cu, choose_algorithm).
+  // The path that runs: `algorithm`, or kAuto's pick on 132 SMs (src/contract.cpp, plan_launch).
   gdn2::Algorithm path = gdn2::Algorithm::kChunked;
   int64_t N() const { return int64_t(cu.size()) - 1; }
 };
