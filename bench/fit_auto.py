@@ -39,9 +39,10 @@ import sys
 ALGORITHMS = ("chunked", "recurrent", "fused")
 RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
 # kAuto takes the fused path only where its estimate times this margin is the smallest: its time
-# depends on how many blocks take the exact path (strong decays), which sizes cannot show
-# (src/contract.cpp, kFusedMargin).
-FUSED_MARGIN = 1.1
+# depends on how many blocks take the exact path (strong decays), which sizes cannot show, and in
+# the 128-channel form (batches) the chunked estimate overstates the pass on GVA heads
+# (src/contract.cpp, kFusedMargin: per form, 2 value slices per head or 1).
+FUSED_MARGIN = {2: 1.05, 1: 1.15}
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 
@@ -152,8 +153,10 @@ def main(argv=None):
     p.add_argument("crossovers", nargs="+", help="crossover.json files")
     p.add_argument("--sms", type=int, default=132, help="the SM count of the GPU that measured them")
     p.add_argument("--out", default="", help="write the fit and the report as JSON here")
-    p.add_argument("--fused-margin", type=float, default=FUSED_MARGIN,
-                   help="kAuto weighs the fused estimate by this factor (src/contract.cpp, kFusedMargin)")
+    p.add_argument("--fused-margin", type=float, default=FUSED_MARGIN[2],
+                   help="kAuto weighs the fused estimate of the 64-channel form by this factor (src/contract.cpp, kFusedMargin)")
+    p.add_argument("--fused-margin-v128", type=float, default=FUSED_MARGIN[1],
+                   help="the same for the 128-channel form")
     args = p.parse_args(argv)
 
     rows = []
@@ -199,11 +202,12 @@ def main(argv=None):
         est["fused"] = fused_us(r, args.sms, params) if s in params else float("nan")
         best = min(timed, key=lambda a: r[f"{a}_us"])
         candidates = [a for a in timed if not math.isnan(est[a])]
-        weighed = {a: est[a] * (args.fused_margin if a == "fused" else 1.0) for a in candidates}
+        margin = args.fused_margin if s == 2 else args.fused_margin_v128
+        weighed = {a: est[a] * (margin if a == "fused" else 1.0) for a in candidates}
         pick = min(candidates, key=lambda a: weighed[a]) if candidates else best
         regret = r[f"{pick}_us"] / r[f"{best}_us"]
         regrets.append(regret)
-        report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret,
+        report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret, "fused_slices": s,
                        **{f"{a}_us": r.get(f"{a}_us") for a in ALGORITHMS},
                        **{f"{a}_est_us": est[a] for a in ALGORITHMS}})
         cells = " ".join(f"{r.get(f'{a}_us', float('nan')):7.1f} {est[a]:7.1f}" for a in ALGORITHMS)

@@ -291,7 +291,7 @@ Status check_forward(const ForwardArgs& a) {
 //   of its blocks take the exact path (strong decays), which sizes cannot show (bench/fit_auto.py
 //   reports the picks' regrets with the same margin).
 constexpr int64_t kFusedMaxSequences = 4096;
-constexpr double kFusedMargin = 1.05;
+constexpr double kFusedMarginV64 = 1.05, kFusedMarginV128 = 1.15;
 struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
@@ -354,7 +354,7 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
   const double pass_chain = std::max(ceil_div(longest, 64), ceil_div(sh.Hv * (kHeadDimV / width) * chunks64, 64 * sms));
   const double chunked_us = kChunked.a + kChunked.b * ceil_div(sh.Hq * chunks64, 64 * sms) +
                             (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain;
-  const double fused_weighed_us = kFusedMargin * fused_us;
+  const double fused_weighed_us = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;
   if (recurrent_us <= fused_weighed_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
   return fused_weighed_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
 }

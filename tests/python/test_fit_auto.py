@@ -77,7 +77,7 @@ def test_report_picks_by_the_estimates(tmp_path):
     by_name = {r["name"]: r for r in report["rows"]}
     assert len(by_name) == len(SHAPES)
     for r in report["rows"]:  # kAuto's rule: the fused estimate weighed by the margin
-        est = {a: r[f"{a}_est_us"] * (fit_auto.FUSED_MARGIN if a == "fused" else 1.0)
+        est = {a: r[f"{a}_est_us"] * (fit_auto.FUSED_MARGIN[r["fused_slices"]] if a == "fused" else 1.0)
                for a in fit_auto.ALGORITHMS}
         assert r["pick"] == min(est, key=est.get)
         assert math.isclose(r["regret"], r[f"{r['pick']}_us"] / r[f"{r['best']}_us"])
@@ -89,5 +89,6 @@ def test_margin_is_kautos():
     """fit_auto's picks weigh the fused estimate as src/contract.cpp's choose_algorithm does."""
     import re
     source = (SCRIPT.parent.parent / "src" / "contract.cpp").read_text()
-    margin = re.search(r"constexpr double kFusedMargin = ([0-9.]+);", source)
-    assert margin and float(margin.group(1)) == fit_auto.FUSED_MARGIN
+    margin = re.search(r"constexpr double kFusedMarginV64 = ([0-9.]+), kFusedMarginV128 = ([0-9.]+);", source)
+    assert margin and float(margin.group(1)) == fit_auto.FUSED_MARGIN[2]
+    assert float(margin.group(2)) == fit_auto.FUSED_MARGIN[1]

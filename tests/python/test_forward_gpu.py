@@ -419,9 +419,8 @@ S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144
 S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
 DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
-                 ((300,) * 12, 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
-                 ((4,) * 32, 4, 8, "recurrent", "fused"),
-                 ((10,) + (4,) * 28 + (2,) * 3, 4, 8, "fused", "recurrent")]
+                 ((100, 37, 64), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
+                 ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
