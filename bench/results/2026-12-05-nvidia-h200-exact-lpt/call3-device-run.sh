@@ -1,8 +1,9 @@
 #!/bin/bash
-# Call 3: kAuto refitted on call 2's crossovers, in two builds whose fused kernels differ only in
-# exact_ap: x1r (call 1's, pairs of columns) and x2 (the pairs' later shuffle steps one pair
-# later). Probes (x2 bitwise against x1r, two rounds); the faster bitwise-equal build is chosen
-# and validated: bench without and with the hint, full pytest, sanitizers, stress.
+# Call 3: kAuto refitted and kAuto's choice on the device (branch device-choice), in two builds
+# whose fused kernels differ only in exact_ap: dc1 (call 1's, pairs of columns) and dc2 (the
+# pairs' later shuffle steps one pair later, c073054's). Probes (dc2 bitwise against dc1, one
+# round); the faster bitwise-equal build is chosen and validated: bench without and with the
+# hint, full pytest, sanitizers, stress.
 set -u
 R=$OUT/r; mkdir -p $R
 export PYTHONUNBUFFERED=1
@@ -13,13 +14,13 @@ mark() { echo "$1 $(( $(date +%s) - t0 ))s" >> $R/times.log; pack; }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
 cap() { local l=$(left $1); [ $l -gt $2 ] && l=$2; echo $l; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv > $R/gpu.txt
-(git log --oneline -1; git status --short; for b in x1r x2; do echo "$b: $(head -1 $T/$b/commit)"; done; md5sum $T/{x1r,x2}/python/gdn2/*.so) > $R/tree.txt
+(git log --oneline -1; git status --short; for b in dc1 dc2; do echo "$b: $(head -1 $T/$b/commit)"; done; md5sum $T/{dc1,dc2}/python/gdn2/*.so) > $R/tree.txt
 mkdir -p build
 use() { cp $T/$1/bin/* build/; cp $T/$1/python/gdn2/*.so python/gdn2/; }
-for round in 1 2; do
-  for V in x1r x2; do
+for round in 1; do
+  for V in dc1 dc2; do
     use $V
-    timeout 100 python3 - "$T/scripts" "/tmp/save-$V-$round" "$([ $V-$round = x1r-1 ] || echo /tmp/save-x1r-1)" > $R/probe-$V-$round.log 2>&1 <<'PY'
+    timeout 100 python3 - "$T/scripts" "/tmp/save-$V-$round" "$([ $V-$round = dc1-1 ] || echo /tmp/save-dc1-1)" > $R/probe-$V-$round.log 2>&1 <<'PY'
 import runpy, sys
 scripts, save, other = sys.argv[1], sys.argv[2], sys.argv[3]
 for name in ("exact_probe", "order_probe"):
@@ -40,18 +41,16 @@ r = sys.argv[1]
 try:
     ratios, equal = [], True
     for kind in ("exact", "order"):
-        for rnd in (1, 2):
-            a = json.load(open(f"{r}/{kind}-x1r-{rnd}.json")); b = json.load(open(f"{r}/{kind}-x2-{rnd}.json"))
+        for rnd in (1,):
+            a = json.load(open(f"{r}/{kind}-dc1-{rnd}.json")); b = json.load(open(f"{r}/{kind}-dc2-{rnd}.json"))
             for name in a:
                 ratios.append(b[name]["fused_us"] / a[name]["fused_us"])
                 equal &= b[name].get("bitwise_equal") is True
-    for name, line in json.load(open(f"{r}/exact-x1r-2.json")).items():
-        equal &= line.get("bitwise_equal") is True
     g = math.exp(sum(map(math.log, ratios)) / len(ratios))
-    print("x2" if equal and g < 0.99 else "x1r", file=sys.stdout)
-    print(f"x2/x1r geomean {g:.4f} over {len(ratios)} timings, bitwise {equal}", file=sys.stderr)
+    print("dc2" if equal and g < 0.99 else "dc1", file=sys.stdout)
+    print(f"dc2/dc1 geomean {g:.4f} over {len(ratios)} timings, bitwise {equal}", file=sys.stderr)
 except Exception as e:
-    print("x1r"); print(f"choice failed: {e}", file=sys.stderr)
+    print("dc1"); print(f"choice failed: {e}", file=sys.stderr)
 PY
 )
 echo "chosen $C" >> $R/choice.txt; cat $R/choice.txt
