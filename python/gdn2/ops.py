@@ -87,12 +87,15 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     Returns `o`, or `(o, final_state)` when output_final_state is set or final_state is given.
     Runs on the current stream with no host synchronisation (capturable in a CUDA graph), except
     with validate=True, which checks cu_seqlens, g, b and w on the device and waits for the verdict.
-    algorithm: "auto" (the default: chosen from the sizes, README.md "Three algorithms"),
+    algorithm: "auto" (the default: chosen from the sizes and max_seqlen; without the hint, where
+    the sizes leave two algorithms possible, the kernels choose on the device from cu_seqlens;
+    README.md "Three algorithms"),
     "chunked" (64-token chunks in two phases: long sequences), "recurrent" (the recurrence token
     by token: sequences of a few tokens) or "fused" (16-token blocks in one kernel: sequences of
     tens of tokens).
     max_seqlen: optional hint, the longest sequence's length (as in FlashAttention's varlen API);
-    only "auto" reads it, and a wrong value never makes a result wrong.
+    only "auto" reads it, to pick on the host (which saves the few us of the device's choice), and
+    a wrong value never makes a result wrong.
     Errors: ValueError naming the argument for contract violations, RuntimeError for device or
     CUDA failures; nothing is written when a check fails.
     """
