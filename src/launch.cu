@@ -1,7 +1,8 @@
 // Host dispatch: the contract check, the choice of algorithm (src/contract.cpp), and the launches
 // on the caller's stream: the recurrent or the fused path's one kernel, or the chunked path's two
 // (chunk_factors, then state_pass) behind one memset where something must start at zero (the ready
-// words of the 32-channel pass, phase 1's work counter). No synchronisation, no allocation.
+// words of the 32-channel pass, phase 1's work counter); where kAuto's choice is on the device
+// (plan_launch), two paths' launches, of which one runs. No synchronisation, no allocation.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -184,7 +185,9 @@ int launch_chunked(const ForwardArgs& a, const ProblemShape& sh, PathChoice c, S
   // several sequences are not tested yet. Elsewhere the pass waits for phase 1 to complete.
   constexpr int64_t kLeadRoundMaxRounds = 40;
   const int64_t pass_ctas = heads * (kHeadDimV / 32), items = ws.slots * sh.Hq;
-  const bool overlapped = sh.N == 1 && slice == 32 && 2 * pass_ctas <= sms && items > sms;
+  // (Never under kAuto's choice on the device, which needs N >= 2: a skipped phase 1 publishes no
+  // block for an overlapped pass to wait for.)
+  const bool overlapped = sh.N == 1 && c.choice == kernels::kAlwaysRuns && slice == 32 && 2 * pass_ctas <= sms && items > sms;
   const bool lead_round = overlapped && items < kLeadRoundMaxRounds * (sms - pass_ctas);
   f.ctas = int(overlapped && !lead_round ? sms - pass_ctas : sms);
   f.ready = overlapped ? at<int>(a.workspace, ws.ready) : nullptr;
