@@ -318,11 +318,6 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
   int64_t lo = (sh.T + sh.N - 1) / sh.N, hi = sh.T - sh.N + 1;
   const Algorithm shorter = pick(lo);
   if (shorter == plan.longer) return plan;
-  while (hi - lo > 1) {  // pick(lo) == shorter, pick(hi) != shorter
-    const int64_t mid = lo + (hi - lo) / 2;
-    (pick(mid) == shorter ? lo : hi) = mid;
-  }
-  if (pick(hi) != plan.longer) return plan;
   constexpr int64_t kMaxChoiceRounds = 16;
   auto rounds = [&](Algorithm path) -> int64_t {
     if (path == Algorithm::kFused) return sh.N * sh.Hv * kernels::fused_slices(sh.N * sh.Hv, sms) / sms;
@@ -331,6 +326,11 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
     return sh.N * sh.Hv * (kHeadDimV / kernels::pass_width(sh.N * sh.Hv, sms)) / sms;
   };
   if (rounds(shorter) > kMaxChoiceRounds || rounds(plan.longer) > kMaxChoiceRounds) return plan;
+  while (hi - lo > 1) {  // pick(lo) == shorter, pick(hi) != shorter
+    const int64_t mid = lo + (hi - lo) / 2;
+    (pick(mid) == shorter ? lo : hi) = mid;
+  }
+  if (pick(hi) != plan.longer) return plan;
   plan.shorter = shorter;
   plan.length = hi;
   return plan;
