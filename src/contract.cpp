@@ -286,20 +286,25 @@ Status check_forward(const ForwardArgs& a) {
 //     cu_seqlens;
 //   chunked: phase 1's Hq (T + 63 N) / 64 items at most in rounds of SMs, then the pass's CTAs
 //     (kernels::pass_width w), each a chain of its sequence's chunks, at least ceil(L / 64) and on
-//     average Hv (128 / w) (T + 63 N) / (64 SMs) at most: a + b rounds + c_w max(both).
+//     average Hv (128 / w) (T + 63 N) / (64 SMs) at most: a + b rounds + c_w max(both), plus for
+//     the 128-channel pass r128 per round of its N Hv CTAs (each CTA's start; without it the
+//     estimate overstated the long GVA-2 rows by 12-17%: docs/performance.md, "The chunked
+//     estimate per round of pass CTAs").
 //   The fused estimate is weighed by kFusedMargin: the fused path's time also depends on how many
 //   of its blocks take the exact path (strong decays), which sizes cannot show (bench/fit_auto.py
-//   reports the picks' regrets with the same margin).
+//   reports the picks' regrets with the same margin). In the 128-channel form the margin is 1: its
+//   estimate overstates the mixed batches by 5-13% already.
 constexpr int64_t kFusedMaxSequences = 4096;
-constexpr double kFusedMarginV64 = 1.05, kFusedMarginV128 = 1.15;
+constexpr double kFusedMarginV64 = 1.05, kFusedMarginV128 = 1.0;
 struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
 constexpr FusedEstimate kFusedV64 = {5.33, 1.534, 0}, kFusedV128 = {4.12, 2.055, 8.573};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
+  double r128;                   // us per round of the 128-channel pass's CTAs
 };
-constexpr ChunkedEstimate kChunked = {4.797, 9.606, 2.109, 2.383, 4.639};
+constexpr ChunkedEstimate kChunked = {4.321, 9.883, 2.128, 2.359, 3.246, 3.117};
 // Where the sizes leave the longest length anywhere in [ceil(T / N), T - N + 1] and the picks at its
 // two ends differ, the pick is a step function of that length (shorter sequences favour the
 // recurrent path, then the fused one, then the chunked one); bisection finds the first length whose
@@ -353,7 +358,8 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
   const int64_t chunks64 = sh.T + 63 * sh.N;  // 64 x an upper bound of the chunk count
   const double pass_chain = std::max(ceil_div(longest, 64), ceil_div(sh.Hv * (kHeadDimV / width) * chunks64, 64 * sms));
   const double chunked_us = kChunked.a + kChunked.b * ceil_div(sh.Hq * chunks64, 64 * sms) +
-                            (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain;
+                            (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain +
+                            (width == 128 ? kChunked.r128 * ceil_div(sh.N * sh.Hv, sms) : 0.0);
   const double fused_weighed_us = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;
   if (recurrent_us <= fused_weighed_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
   return fused_weighed_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;

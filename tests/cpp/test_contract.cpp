@@ -1,6 +1,7 @@
 // The contract through the C++ API, without a GPU: every metadata violation is refused with
 // kInvalidArgument and a message that names the argument. check_forward reads no tensor memory,
 // so the views below point at distinct, never-dereferenced addresses.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -341,4 +342,48 @@ TEST(AutoChoice, DevicePlanOfTheBatchRows) {
   gdn2::ProblemShape one;  // one sequence: its length is T
   one.T = 1024, one.N = 1, one.Hq = 16, one.Hv = 16;
   EXPECT_FALSE(gdn2::plan_launch(ForwardArgs{}, one, 132).on_device());
+}
+
+// The cases of tests/python/test_forward_gpu.py's DEVICE_CHOICE (and the sanitizer matrix's
+// auto-device cases): on 132 SMs each is planned on the device between the two paths it names, and
+// its longest sequence falls on the side of the choice's length that picks the expected path. So
+// those GPU tests keep testing the choice (both paths launched) whatever the estimates become.
+TEST(AutoChoice, DevicePlanOfTheGpuTestCases) {
+  using gdn2::Algorithm;
+  struct Case {
+    std::vector<int64_t> lengths;
+    int64_t hq, hv;
+    Algorithm expected, other;
+  };
+  const std::vector<int64_t> s3 = {63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694};
+  std::vector<int64_t> s3_one_long(20, 7), one_3000(16, 16), matrix_one_long(40, 25), ten_then_threes(7, 3);
+  s3_one_long[0] = 3963, one_3000[0] = 3000, matrix_one_long[7] = 2025, ten_then_threes[0] = 10;
+  const Case cases[] = {
+      {s3, 16, 16, Algorithm::kFused, Algorithm::kChunked},
+      {s3_one_long, 16, 16, Algorithm::kChunked, Algorithm::kFused},
+      {one_3000, 16, 16, Algorithm::kChunked, Algorithm::kFused},
+      {std::vector<int64_t>(40, 75), 2, 2, Algorithm::kFused, Algorithm::kChunked},
+      {{100, 37, 64}, 4, 8, Algorithm::kFused, Algorithm::kChunked},
+      {{2000, 16, 16, 16}, 16, 16, Algorithm::kChunked, Algorithm::kFused},
+      {{14, 14, 14}, 4, 8, Algorithm::kRecurrent, Algorithm::kFused},
+      {{40, 1, 1}, 4, 8, Algorithm::kFused, Algorithm::kRecurrent},
+      {std::vector<int64_t>(7, 4), 16, 32, Algorithm::kRecurrent, Algorithm::kChunked},
+      {ten_then_threes, 16, 32, Algorithm::kChunked, Algorithm::kRecurrent},
+      {matrix_one_long, 2, 2, Algorithm::kChunked, Algorithm::kFused},
+  };
+  for (const Case& c : cases) {
+    gdn2::ProblemShape sh;
+    sh.N = int64_t(c.lengths.size()), sh.T = 0, sh.Hq = c.hq, sh.Hv = c.hv;
+    int64_t longest = 0;
+    for (int64_t x : c.lengths) sh.T += x, longest = std::max(longest, x);
+    const gdn2::LaunchPlan plan = gdn2::plan_launch(ForwardArgs{}, sh, 132);
+    const std::string name = "T " + std::to_string(sh.T) + " N " + std::to_string(sh.N) + " Hv " + std::to_string(sh.Hv);
+    ASSERT_TRUE(plan.on_device()) << name;
+    const bool chosen_is_longer = longest >= plan.length;
+    EXPECT_EQ(int(chosen_is_longer ? plan.longer : plan.shorter), int(c.expected)) << name;
+    EXPECT_EQ(int(chosen_is_longer ? plan.shorter : plan.longer), int(c.other)) << name;
+    ForwardArgs hinted;
+    hinted.max_seqlen = longest;
+    EXPECT_EQ(int(gdn2::choose_algorithm(hinted, sh, 132)), int(c.expected)) << name;
+  }
 }

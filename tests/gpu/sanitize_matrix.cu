@@ -231,7 +231,7 @@ std::vector<Case> the_matrix() {
                                    false, true, true)));
   // kAuto without the hint where the device chooses (src/contract.cpp, plan_launch): 40 sequences
   // of 2 heads, T = 3000, both paths launched; every sequence shorter than the choice's length
-  // (113 tokens on 132 SMs): the fused path runs, phase 1 and the pass return at once; one long
+  // (177 tokens on 132 SMs): the fused path runs, phase 1 and the pass return at once; one long
   // sequence: the chunked path runs and the fused kernel returns at once.
   m.push_back(fused_case(make_case("auto-device-fused-40x75", offsets_of(std::vector<int64_t>(40, 75)), 2, 2, true, true,
                                    false), true));

@@ -414,13 +414,16 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
 # read from cu_seqlens, picks. Each call must be bitwise what the named path gives (132 SMs: there
 # it is also the host's pick given the true longest length as the hint), and not what the other
 # launched path gives; its outputs start as NaN, so a call where neither path ran fails too. The
-# chunked cases run the 128-channel pass, and the 64-channel one on 4 sequences of 16 heads.
+# chunked cases run the 128-channel pass, and the 64-channel one on 4 sequences of 16 heads. Every
+# pair of paths that plan_launch forms is here both ways (tests/cpp: AutoChoice.DevicePlanOfTheGpuTestCases
+# checks on the CPU that each case is still planned on the device).
 S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
 DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
                  ((100, 37, 64), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
-                 ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent")]
+                 ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent"),
+                 ((4,) * 7, 16, 32, "recurrent", "chunked"), ((10,) + (3,) * 6, 16, 32, "chunked", "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
