@@ -306,22 +306,63 @@ struct ChunkedEstimate {
 };
 constexpr ChunkedEstimate kChunked = {4.321, 9.883, 2.128, 2.359, 3.246, 3.117};
 // Where the sizes leave the longest length anywhere in [ceil(T / N), T - N + 1] and the picks at its
-// two ends differ, the pick is a step function of that length (shorter sequences favour the
-// recurrent path, then the fused one, then the chunked one); bisection finds the first length whose
-// pick differs from the shortest end's. Where that is not the longest end's pick (three paths in
-// the range), or a path's grid would be more than kMaxChoiceRounds rounds of CTAs on the SMs (CTAs
-// that only start, read cu_seqlens and exit are not free), the host keeps the longest end's pick.
+// two ends differ, the device chooses between those two paths (plan_launch): bisection finds the
+// first length at which the longer end's pick wins over the shorter end's, by the same rule
+// restricted to the two (pick_among). Where a third path wins somewhere in between (20 x 4 tokens of
+// 8 heads: recurrent, then fused, then chunked as the longest length grows), the device's pick is
+// the faster of the two ends' by the estimates, never slower than the longer end's alone, which the
+// host would otherwise keep. Where a path's grid would be more than kMaxChoiceRounds rounds of CTAs
+// on the SMs (CTAs that only start, read cu_seqlens and exit are not free), the host keeps the
+// longer end's pick.
+namespace {
+
+// The three estimates (us; the fused one weighed by its margin) for the longest length `longest`.
+struct Estimates {
+  double recurrent, fused, chunked;
+};
+Estimates estimate(const ProblemShape& sh, int64_t sms, int64_t longest) {
+  const double L = double(longest);
+  auto ceil_div = [](int64_t x, int64_t y) { return double((x + y - 1) / y); };
+  Estimates e;
+  const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
+  e.recurrent = rec_items <= sms ? 3.3 + 0.195 * L
+                                 : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
+  const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
+  const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
+  const FusedEstimate& f = slices == 2 ? kFusedV64 : kFusedV128;
+  const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
+  const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
+  e.fused = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;
+  const int width = kernels::pass_width(sh.N * sh.Hv, sms);
+  const int64_t chunks64 = sh.T + 63 * sh.N;  // 64 x an upper bound of the chunk count
+  const double pass_chain = std::max(ceil_div(longest, 64), ceil_div(sh.Hv * (kHeadDimV / width) * chunks64, 64 * sms));
+  e.chunked = kChunked.a + kChunked.b * ceil_div(sh.Hq * chunks64, 64 * sms) +
+              (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain +
+              (width == 128 ? kChunked.r128 * ceil_div(sh.N * sh.Hv, sms) : 0.0);
+  return e;
+}
+
+// The pick among `among` (a bit per Algorithm) by the estimates: recurrent where it is no slower
+// than the fused path and faster than the chunked one, else the fused path where it is faster than
+// the chunked one. Restricted to two paths it is the same rule between those two.
+Algorithm pick_among(const Estimates& e, unsigned among) {
+  auto in = [&](Algorithm x) { return (among >> int(x) & 1u) != 0; };
+  const double fused = in(Algorithm::kFused) ? e.fused : HUGE_VAL;
+  const double chunked = in(Algorithm::kChunked) ? e.chunked : HUGE_VAL;
+  if (in(Algorithm::kRecurrent) && e.recurrent <= fused && e.recurrent < chunked) return Algorithm::kRecurrent;
+  if (in(Algorithm::kFused) && fused < chunked) return Algorithm::kFused;
+  return in(Algorithm::kChunked) ? Algorithm::kChunked : in(Algorithm::kFused) ? Algorithm::kFused : Algorithm::kRecurrent;
+}
+constexpr unsigned kAllPaths = 1u << int(Algorithm::kChunked) | 1u << int(Algorithm::kRecurrent) | 1u << int(Algorithm::kFused);
+
+}  // namespace
+
 LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   LaunchPlan plan;
   plan.shorter = plan.longer = choose_algorithm(a, sh, sms);
   if (a.algorithm != Algorithm::kAuto || a.max_seqlen > 0 || sh.N < 2) return plan;
-  ForwardArgs probe = a;
-  auto pick = [&](int64_t length) {
-    probe.max_seqlen = length;
-    return choose_algorithm(probe, sh, sms);
-  };
   int64_t lo = (sh.T + sh.N - 1) / sh.N, hi = sh.T - sh.N + 1;
-  const Algorithm shorter = pick(lo);
+  const Algorithm shorter = pick_among(estimate(sh, sms, lo), kAllPaths);
   if (shorter == plan.longer) return plan;
   constexpr int64_t kMaxChoiceRounds = 16;
   auto rounds = [&](Algorithm path) -> int64_t {
@@ -331,11 +372,12 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
     return sh.N * sh.Hv * (kHeadDimV / kernels::pass_width(sh.N * sh.Hv, sms)) / sms;
   };
   if (rounds(shorter) > kMaxChoiceRounds || rounds(plan.longer) > kMaxChoiceRounds) return plan;
-  while (hi - lo > 1) {  // pick(lo) == shorter, pick(hi) != shorter
+  const unsigned pair = 1u << int(shorter) | 1u << int(plan.longer);
+  auto between = [&](int64_t length) { return pick_among(estimate(sh, sms, length), pair); };
+  while (hi - lo > 1) {  // between(lo) == shorter, between(hi) == plan.longer
     const int64_t mid = lo + (hi - lo) / 2;
-    (pick(mid) == shorter ? lo : hi) = mid;
+    (between(mid) == shorter ? lo : hi) = mid;
   }
-  if (pick(hi) != plan.longer) return plan;
   plan.shorter = shorter;
   plan.length = hi;
   return plan;
@@ -344,25 +386,7 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
-  const double L = double(longest);
-  auto ceil_div = [](int64_t x, int64_t y) { return double((x + y - 1) / y); };
-  const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
-  const double recurrent_us = rec_items <= sms ? 3.3 + 0.195 * L
-                                               : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
-  const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
-  const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
-  const FusedEstimate& f = slices == 2 ? kFusedV64 : kFusedV128;
-  const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
-  const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
-  const int width = kernels::pass_width(sh.N * sh.Hv, sms);
-  const int64_t chunks64 = sh.T + 63 * sh.N;  // 64 x an upper bound of the chunk count
-  const double pass_chain = std::max(ceil_div(longest, 64), ceil_div(sh.Hv * (kHeadDimV / width) * chunks64, 64 * sms));
-  const double chunked_us = kChunked.a + kChunked.b * ceil_div(sh.Hq * chunks64, 64 * sms) +
-                            (width == 32 ? kChunked.c32 : width == 64 ? kChunked.c64 : kChunked.c128) * pass_chain +
-                            (width == 128 ? kChunked.r128 * ceil_div(sh.N * sh.Hv, sms) : 0.0);
-  const double fused_weighed_us = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;
-  if (recurrent_us <= fused_weighed_us && recurrent_us < chunked_us) return Algorithm::kRecurrent;
-  return fused_weighed_us < chunked_us ? Algorithm::kFused : Algorithm::kChunked;
+  return pick_among(estimate(sh, sms, longest), kAllPaths);
 }
 
 }  // namespace gdn2
