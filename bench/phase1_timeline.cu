@@ -8,7 +8,8 @@
 //
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
-// usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 T512 S2 L32K B8x2K; default all)
+// usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 T512 S2 L32K B8x2K, and the
+//        fused path forced: B8x2K-fused B4x4K-fused 64x256-fused, with its CTAs' timeline; default all)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,8 +44,16 @@ struct Row {
   int64_t length;  // tokens per sequence
   int n_seq;
   int heads;       // Hq = Hv
+  gdn2::Algorithm algorithm = gdn2::Algorithm::kAuto;
 };
-constexpr Row kRows[] = {{"S1", 64, 1, 16}, {"T512", 512, 1, 16}, {"S2", 1024, 1, 16}, {"L32K", 32768, 1, 16}, {"B8x2K", 2048, 8, 16}};
+constexpr Row kRows[] = {{"S1", 64, 1, 16},
+                         {"T512", 512, 1, 16},
+                         {"S2", 1024, 1, 16},
+                         {"L32K", 32768, 1, 16},
+                         {"B8x2K", 2048, 8, 16},
+                         {"B8x2K-fused", 2048, 8, 16, gdn2::Algorithm::kFused},
+                         {"B4x4K-fused", 4096, 4, 16, gdn2::Algorithm::kFused},
+                         {"64x256-fused", 256, 64, 16, gdn2::Algorithm::kFused}};
 
 // A first item from its CTA's start, in order: until its first mark (set-up, the first item's loads
 // issued), the factor warps' stages up to the hand-over, the wait for the solver, then the solver's
@@ -131,6 +140,79 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
   std::printf("  %-40s %14d %14d\n", "chunks counted", count[0], count[1]);
 }
 
+// The fused path's CTAs (fused.cuh, FusedTimelineField) of the call's form: where the SMs' time goes
+// between the first CTA's start and the last one's end (a CTA per SM at a time): in CTAs, before an
+// SM's first CTA, between CTAs, after its last, or on SMs that took none; each CTA's start-up (its
+// start to its first block's products) and time per block; and the longest CTAs.
+void print_fused_timeline(int consumers, int sms) {
+  using namespace gdn2::kernels;
+  std::vector<long long> f(size_t(kFusedTimelineCtas) * kFusedTimelineFields);
+  check(cudaError_t(consumers == 1 ? read_fused_timeline_v64(f.data()) : read_fused_timeline_v128(f.data())),
+        "read_fused_timeline");
+  struct Cta {
+    long long sm, start, first, end, seq, blocks, exact;
+  };
+  std::vector<Cta> ctas;
+  for (int b = 0; b < kFusedTimelineCtas; ++b) {
+    const long long* x = &f[size_t(b) * kFusedTimelineFields];
+    if (x[kFusedBlocks] > 0 && x[kFusedEndNs] > 0)
+      ctas.push_back({x[kFusedSm], x[kFusedStartNs], x[kFusedFirstNs], x[kFusedEndNs], x[kFusedSequence], x[kFusedBlocks],
+                      x[kFusedExactBlocks]});
+  }
+  if (ctas.empty()) return;
+  long long t0 = ctas[0].start, t1 = ctas[0].end;
+  for (const Cta& c : ctas) t0 = std::min(t0, c.start), t1 = std::max(t1, c.end);
+  const double span = double(t1 - t0);
+  std::vector<std::vector<const Cta*>> per_sm(size_t(std::max(sms, 1)));
+  for (const Cta& c : ctas)
+    if (c.sm >= 0 && c.sm < sms) per_sm[size_t(c.sm)].push_back(&c);
+  double in_ctas = 0, before = 0, between = 0, after = 0, unused = 0;
+  int used = 0;
+  for (auto& list : per_sm) {
+    if (list.empty()) {
+      unused += span;
+      continue;
+    }
+    ++used;
+    std::sort(list.begin(), list.end(), [](const Cta* a, const Cta* b) { return a->start < b->start; });
+    before += double(list.front()->start - t0);
+    after += double(t1 - list.back()->end);
+    for (size_t i = 0; i < list.size(); ++i) {
+      in_ctas += double(list[i]->end - list[i]->start);
+      if (i + 1 < list.size()) between += double(list[i + 1]->start - list[i]->end);
+    }
+  }
+  const double total = span * sms;
+  std::printf("  fused path (%s form): %zu CTAs on %d of %d SMs over %.1f us (first start to last end); the SMs' time:\n",
+              consumers == 1 ? "64-channel" : "128-channel", ctas.size(), used, sms, span / 1e3);
+  std::printf("    in CTAs %.1f%%, before an SM's first CTA %.1f%%, between CTAs %.1f%%, after its last %.1f%%, SMs without one %.1f%%\n",
+              100 * in_ctas / total, 100 * before / total, 100 * between / total, 100 * after / total, 100 * unused / total);
+  auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
+  std::vector<double> startup, per_block, duration, per_block_exact, per_block_plain;
+  for (const Cta& c : ctas) {
+    startup.push_back(double(c.first - c.start));
+    const double pb = double(c.end - c.first) / double(c.blocks);
+    per_block.push_back(pb);
+    (c.exact > 0 ? per_block_exact : per_block_plain).push_back(pb);
+    duration.push_back(double(c.end - c.start));
+  }
+  std::vector<double> sorted = duration;
+  std::sort(sorted.begin(), sorted.end());
+  std::printf("    CTA duration us: min %.1f, median %.1f, max %.1f; start-up (start to first products) median %.2f us\n",
+              sorted.front() / 1e3, sorted[sorted.size() / 2] / 1e3, sorted.back() / 1e3, median(startup) / 1e3);
+  std::printf("    per block us (first products to end / blocks): median %.3f; CTAs with exact blocks %zu (median %.3f), without %zu (median %.3f)\n",
+              median(per_block) / 1e3, per_block_exact.size(), median(per_block_exact) / 1e3, per_block_plain.size(),
+              median(per_block_plain) / 1e3);
+  std::vector<const Cta*> longest;
+  for (const Cta& c : ctas) longest.push_back(&c);
+  std::sort(longest.begin(), longest.end(), [](const Cta* a, const Cta* b) { return a->end - a->start > b->end - b->start; });
+  std::printf("    the longest CTAs (sequence, blocks, exact blocks, start after the first us, duration us):");
+  for (size_t i = 0; i < longest.size() && i < 5; ++i)
+    std::printf(" (%lld, %lld, %lld, %.1f, %.1f)", longest[i]->seq, longest[i]->blocks, longest[i]->exact,
+                (longest[i]->start - t0) / 1e3, (longest[i]->end - longest[i]->start) / 1e3);
+  std::printf("\n");
+}
+
 void run_row(const Row& row, double clock_ghz) {
   const int H = row.heads, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV, N = row.n_seq;
   const int64_t T = row.length * N;
@@ -199,6 +281,7 @@ void run_row(const Row& row, double clock_ghz) {
   args.scale = 1.f / std::sqrt(float(K));
   args.workspace = dws;
   args.workspace_bytes = ws_bytes;
+  args.algorithm = row.algorithm;
 
   std::vector<long long> starts(kTimelineCtas), marks(size_t(kTimelineCtas) * kTimelineItems * kTimelineMarks);
   std::vector<int> items(kTimelineCtas);
@@ -208,12 +291,22 @@ void run_row(const Row& row, double clock_ghz) {
     // Counts left by an earlier row's larger grid would pass for this row's CTAs.
     if (rep == 2) check(cudaError_t(gdn2::kernels::reset_phase1_timeline()), "reset_phase1_timeline");
     if (rep == 2) check(cudaError_t(gdn2::kernels::reset_pass_timeline()), "reset_pass_timeline");
+    if (rep == 2) check(cudaError_t(gdn2::kernels::reset_fused_timeline_v64()), "reset_fused_timeline");
+    if (rep == 2) check(cudaError_t(gdn2::kernels::reset_fused_timeline_v128()), "reset_fused_timeline");
     const gdn2::Status st = gdn2::forward(args, nullptr);
     if (!st.ok()) {
       std::fprintf(stderr, "gdn2::forward: %s\n", st.message);
       std::exit(1);
     }
     check(cudaDeviceSynchronize(), "forward");
+  }
+  if (row.algorithm == gdn2::Algorithm::kFused) {  // no phase 1: the fused kernel's CTAs only
+    int sms = 0;
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+    std::printf("\n%s: T = %lld, N = %d, H = %d, the fused path forced\n", row.name, (long long)T, N, H);
+    print_fused_timeline(gdn2::kernels::fused_slices(int64_t(N) * H, sms) == 2 ? 1 : 2, sms);
+    for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
+    return;
   }
   check(cudaError_t(gdn2::kernels::read_phase1_timeline(starts.data(), marks.data(), items.data(), solver_marks.data(),
                                                        solver_items.data())),

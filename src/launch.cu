@@ -2,7 +2,8 @@
 // on the caller's stream: the recurrent or the fused path's one kernel, or the chunked path's two
 // (chunk_factors, then state_pass) behind one memset where something must start at zero (the ready
 // words of the 32-channel pass, phase 1's work counter); where kAuto's choice is on the device
-// (plan_launch), two paths' launches, of which one runs. No synchronisation, no allocation.
+// (plan_launch), two paths' launches, of which one runs, the second behind the first
+// (kernels::DeviceChoice). No synchronisation, no allocation.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -30,6 +31,7 @@ Status cuda_failure(const char* what, int err) {
 struct PathChoice {
   kernels::DeviceChoice choice = kernels::kAlwaysRuns;
   int64_t length = 0;
+  uint64_t* zero_at_start = nullptr;  // the shorter path's: the chunked path's work counter (kernel_params.h)
 };
 
 kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh, PathChoice c = {}) {
@@ -73,6 +75,7 @@ int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, 
   r.b = static_cast<const uint16_t*>(a.b.data);
   r.g = static_cast<const float*>(a.g.data);
   r.sms = multiprocessor_count(a.q.device);
+  r.zero_at_start = c.zero_at_start;
   if (!fused) return kernels::launch_recurrent(r, stream);
   if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) return kernels::launch_fused_v64(r, stream);
   return kernels::launch_fused_v128(r, stream);
@@ -138,7 +141,12 @@ Status forward(const ForwardArgs& a, Stream stream) {
   if (!plan.on_device()) {
     err = launch_path(a, sh, plan.longer, PathChoice{}, stream);
   } else {  // both paths; the kernels of one of them return at once (kernels::DeviceChoice)
-    err = launch_path(a, sh, plan.shorter, PathChoice{kernels::kRunsIfAllShorter, plan.length}, stream);
+    // The shorter path's kernel comes first and zeroes the chunked path's work counter (whether or
+    // not its schedule is dynamic: a word of the workspace, which then serves no one else).
+    uint64_t* counter = nullptr;
+    if (plan.longer == Algorithm::kChunked)
+      counter = at<uint64_t>(a.workspace, workspace_layout(sh.T, sh.N, sh.Hq).flags + kWorkCounterOffset);
+    err = launch_path(a, sh, plan.shorter, PathChoice{kernels::kRunsIfAllShorter, plan.length, counter}, stream);
     if (err == 0) err = launch_path(a, sh, plan.longer, PathChoice{kernels::kRunsIfOneAsLong, plan.length}, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
@@ -228,7 +236,9 @@ int launch_chunked(const ForwardArgs& a, const ProblemShape& sh, PathChoice c, S
   const cudaStream_t cs = reinterpret_cast<cudaStream_t>(stream);
   int err = 0;
   if (f.ready != nullptr) err = int(cudaMemsetAsync(f.ready, 0, sizeof(int) * size_t(sh.Hq) * size_t(ws.slots), cs));
-  if (err == 0 && f.work_counter != nullptr) err = int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t), cs));
+  // (Under kAuto's choice on the device the shorter path's kernel, launched first, zeroes the counter.)
+  if (err == 0 && f.work_counter != nullptr && c.choice == kernels::kAlwaysRuns)
+    err = int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t), cs));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {
     err = slice == 32   ? kernels::launch_state_pass_v32(s, stream)

@@ -936,7 +936,11 @@ __global__ void __launch_bounds__(kCtaThreads, 1)
   // prologue on the SMs this grid leaves free, or frees: every CTA of this grid is resident once
   // all have passed here, so phase 2's CTAs never hold an SM it waits for.
   allow_dependent_launch();
-  if (!path_is_chosen<kCtaThreads>(p.seq)) {  // kAuto's choice on the device: another path runs
+  // kAuto's choice on the device (kernel_params.h): this path is the longer one, launched behind
+  // the shorter one, which zeroes the work counter; past the wait, that kernel has completed.
+  const bool chosen = path_is_chosen<kCtaThreads>(p.seq);
+  if (p.seq.choice != kAlwaysRuns) wait_for_prior_grid();
+  if (!chosen) {  // another path runs
     if (threadIdx.x == 0) p.fault_words[blockIdx.x] = kPhase1Skipped;
     return;
   }
@@ -1043,6 +1047,8 @@ int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
   // The static schedule hands every item after the first round to CTAs below steady_ctas.
   if (p.work_counter == nullptr && (p.steady_ctas < 1 || p.steady_ctas > int(grid.x))) return int(cudaErrorInvalidValue);
+  if (p.seq.choice == kRunsIfOneAsLong)  // the longer path under kAuto's choice on the device
+    return launch_after_prior_grid(chunk_factors_kernel<kPublish>, grid, kCtaThreads, smem, stream, p, g_map);
   chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p, g_map);
   return int(cudaGetLastError());
 }

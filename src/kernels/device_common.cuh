@@ -303,9 +303,9 @@ __device__ __forceinline__ void wait_for_prior_grid() { asm volatile("griddepcon
 // previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what
 // that kernel writes (or writes what that kernel reads). Captured into CUDA graphs as a programmatic
 // edge. Everything earlier in the stream than the previous kernel has completed when it starts.
-template <typename Params>
-int launch_after_prior_grid(void (*kernel)(Params), dim3 grid, int threads, int smem, Stream stream,
-                            const Params& p) {
+template <typename... Params>
+int launch_after_prior_grid(void (*kernel)(Params...), dim3 grid, int threads, int smem, Stream stream,
+                            const Params&... p) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -316,7 +316,7 @@ int launch_after_prior_grid(void (*kernel)(Params), dim3 grid, int threads, int 
   config.stream = reinterpret_cast<cudaStream_t>(stream);
   config.attrs = attr;
   config.numAttrs = 1;
-  return int(cudaLaunchKernelEx(&config, kernel, p));
+  return int(cudaLaunchKernelEx(&config, kernel, p...));
 }
 
 // Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);

@@ -54,6 +54,28 @@
 
 namespace gdn2::kernels::fused {
 
+#ifdef GDN2_PHASE1_TIMELINE
+// The per-CTA timeline (kernel_params.h, FusedTimelineField), in each form's own translation unit.
+static __device__ long long g_fused_timeline[kFusedTimelineCtas][kFusedTimelineFields];
+#define GDN2_FUSED_MARK(field, value)                                                                     \
+  do {                                                                                                  \
+    if (blockIdx.x < kFusedTimelineCtas && p.item_base == 0) g_fused_timeline[blockIdx.x][field] = (value); \
+  } while (0)
+static int read_fused_timeline_here(long long* fields) {
+  return int(cudaMemcpyFromSymbol(fields, g_fused_timeline, sizeof(g_fused_timeline)));
+}
+static int reset_fused_timeline_here() {
+  void* at = nullptr;
+  cudaError_t e = cudaGetSymbolAddress(&at, g_fused_timeline);
+  if (e == cudaSuccess) e = cudaMemset(at, 0, sizeof(g_fused_timeline));
+  return int(e);
+}
+#else
+#define GDN2_FUSED_MARK(field, value) \
+  do {                                \
+  } while (0)
+#endif
+
 constexpr int kBlk = 16;                 // tokens per block
 constexpr int kConsumerRows = 64;        // value channels per consumer warpgroup
 constexpr int kWarpgroup = 128;
@@ -551,6 +573,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
+#ifdef GDN2_PHASE1_TIMELINE
+  int exact_blocks = 0;
+#endif
   for (int n = 0; n < bl.count; ++n) {
     Slot<kConsumers>& slot = sm.slot[n & 1];
     RawStage<kConsumers>& raw = sm.raw[n & 1];
@@ -624,6 +649,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     // (block n - 2).
     const bool fast = producer_sync_and(ok);
     if (c == 0) sm.fast[n & 1] = fast;
+#ifdef GDN2_PHASE1_TIMELINE
+    exact_blocks += fast ? 0 : 1;
+#endif
     if (!fast) {  // the exact path's decay factors, read by exact_ap; g is not read again (a uniform branch)
 #pragma unroll
       for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
@@ -653,6 +681,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     mbarrier_arrive(&sm.full[n & 1]);
   }
+#ifdef GDN2_PHASE1_TIMELINE
+  if (c == 0) GDN2_FUSED_MARK(kFusedExactBlocks, exact_blocks);
+#endif
 }
 
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
@@ -685,6 +716,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     uint32_t sa[4 * kSteps];
     acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
     mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
+    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
     float x[16];
     fence_operands(x);
     fence_operands(sa);
@@ -767,6 +799,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 #pragma unroll
         for (int e = 0; e < 2; ++e) pv.final_state[state_at(j, h, e)] = st[4 * j + 2 * h + e];
   }
+  if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
 
 template <int kConsumers>
@@ -775,7 +808,15 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
-  if (!path_is_chosen<kThreads>(pv.seq)) return;  // kAuto's choice on the device: another path runs
+#ifdef GDN2_PHASE1_TIMELINE
+  const long long start_ns = global_timer_ns();
+#endif
+  const bool choice = pv.seq.choice != kAlwaysRuns;  // kAuto's choice on the device (kernel_params.h)
+  if (choice) allow_dependent_launch();
+  if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
+  const bool chosen = path_is_chosen<kThreads>(pv.seq);
+  if (choice) wait_for_prior_grid();  // a no-op unless this is the call's second path
+  if (!chosen) return;                // another path runs
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   const bool fault = cu_seqlens_fault<kThreads>(pv.seq);
@@ -791,6 +832,16 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     return;
   }
   const Blocks bl = item_blocks(it);
+#ifdef GDN2_PHASE1_TIMELINE
+  if (threadIdx.x == 0) {
+    uint32_t sm_id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+    GDN2_FUSED_MARK(kFusedSm, sm_id);
+    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+    GDN2_FUSED_MARK(kFusedSequence, it.s);
+    GDN2_FUSED_MARK(kFusedBlocks, bl.count);
+  }
+#endif
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
       mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
@@ -854,11 +905,18 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   constexpr int64_t kMaxGrid = int64_t(1) << 30;
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
   p.longest_first = v.seq.N >= 2 && v.seq.N <= kMaxOrderedSequences && items > r.sms && items <= kMaxOrderedRounds * r.sms;
+  // The longer of two paths under kAuto's choice on the device is launched behind the shorter one.
+  const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
-    fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-    const cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return int(e);
+    if (after_prior) {
+      err = launch_after_prior_grid(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, p);
+      if (err != 0) return err;
+    } else {
+      fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
+      const cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) return int(e);
+    }
   }
   return 0;
 }

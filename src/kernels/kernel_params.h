@@ -14,6 +14,11 @@ namespace gdn2::kernels {
 // as everywhere): the shorter path where L < choice_length, the other where L >= choice_length.
 // Where the chunked path is one of the two, phase 1 decides for both of its kernels: each of its
 // CTAs that does not run writes kPhase1Skipped as its fault word, and the state pass reads word 0.
+// Under a choice the kernels after the call's first are launched behind the previous one
+// (launch_after_prior_grid): every kernel lets the next one launch at its start and waits for the
+// previous one right after its own decision, so that the CTAs of the path that does not run start in
+// the tail of the one that runs, and the call still completes with its last kernel. The first
+// kernel zeroes the chunked path's work counter (RecurrentParams::zero_at_start): no memset node.
 enum DeviceChoice : int8_t { kAlwaysRuns = 0, kRunsIfAllShorter = 1, kRunsIfOneAsLong = 2 };
 inline constexpr int kPhase1Skipped = 2;
 
@@ -183,6 +188,9 @@ struct RecurrentParams {
   const uint16_t* k = nullptr;
   const uint16_t* b = nullptr;
   const float* g = nullptr;     // fp32 [T, Hq, K]
+  // Under kAuto's choice on the device with the chunked path the longer one: phase 1's work counter,
+  // set to 0 by this kernel (the call's first) before anything else, in place of a memset.
+  uint64_t* zero_at_start = nullptr;
 };
 
 // Value checks for validate=True: sets bits of *flags (see ValueFlag).
@@ -255,6 +263,25 @@ int read_pass_timeline(long long* marks /* [kPassTimelineCtas][kPassTimelineChun
                        long long* start_ns /* [kPassTimelineCtas][kPassTimelineChunks] */,
                        int* chunks /* [kPassTimelineCtas] */);
 int reset_pass_timeline();
+
+// The fused path's timeline per CTA (fused.cuh), for the first kFusedTimelineCtas CTAs of the last
+// launch of each form (v64: one consumer warpgroup, v128: two): the fields of FusedTimelineField,
+// zero for a CTA that did not run (or took the fault path).
+inline constexpr int kFusedTimelineCtas = 4096;
+enum FusedTimelineField : int {
+  kFusedSm,          // the SM it ran on
+  kFusedStartNs,     // global timer at its start
+  kFusedFirstNs,     // when its first consumer warpgroup began the first block's products
+  kFusedEndNs,       // when that warpgroup ended (its last block and the final state stored)
+  kFusedSequence,    // its sequence
+  kFusedBlocks,      // its 16-token blocks
+  kFusedExactBlocks, // of those, the ones that took the exact path for A and P
+  kFusedTimelineFields
+};
+int read_fused_timeline_v64(long long* fields /* [kFusedTimelineCtas][kFusedTimelineFields] */);
+int read_fused_timeline_v128(long long* fields);
+int reset_fused_timeline_v64();
+int reset_fused_timeline_v128();
 #endif
 
 }  // namespace gdn2::kernels

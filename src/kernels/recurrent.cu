@@ -182,7 +182,11 @@ __device__ __forceinline__ void load_initial_state(const StatePassParams& pv, co
 __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const __grid_constant__ RecurrentParams p) {
   __shared__ Smem sm;
   const StatePassParams& pv = p.value;
-  if (!path_is_chosen<kThreads>(pv.seq)) return;  // kAuto's choice on the device: another path runs
+  // kAuto's choice on the device (kernel_params.h): this path is always the shorter one, so the
+  // call's first kernel, launched plainly; the other path's kernels may launch from here on.
+  if (pv.seq.choice != kAlwaysRuns) allow_dependent_launch();
+  if (p.zero_at_start != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.zero_at_start = 0;
+  if (!path_is_chosen<kThreads>(pv.seq)) return;  // another path runs
   const int64_t items = int64_t(pv.seq.N) * pv.Hv * kSlices;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, kq = lane % 16, half = lane / 16;
   const int vl = 4 * warp + 2 * half;  // the thread's first value channel within the slice

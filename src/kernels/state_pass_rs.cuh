@@ -318,8 +318,11 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   constexpr int kThreads = kWarpgroup * (1 + kConsumers), kWidth = kSliceV * kConsumers;
   extern __shared__ float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
+  // Launched behind phase 1 under kAuto's choice on the device (kernel_params.h), plainly
+  // otherwise, where the wait is a no-op.
+  wait_for_prior_grid();
   if (phase1_skipped(p)) return;  // before p.order, which phase 1 then did not write
-  // Phase 1 has completed (a plain launch after it), so p.order is written. It is a permutation of
+  // Phase 1 has completed, so p.order is written. It is a permutation of
   // the sequences even for an inconsistent cu_seqlens, so the fault path below covers every row.
   const CtaSlice cta = slice_of_cta<kWidth>(p);
   const int s = cta.s, h = cta.h, v0 = cta.v0, hk = h / (p.Hv / p.Hq);
@@ -377,7 +380,7 @@ namespace gdn2::kernels {
 
 // Grid (N x 128 / (64 kConsumers), Hv), or with p.order (Hv x 128 / (64 kConsumers), N)
 // (slice_of_cta); plain launch (launched behind phase 1 it measured 2-3% slower with one consumer:
-// docs/performance.md, 4825f11).
+// docs/performance.md, 4825f11), except under kAuto's choice on the device.
 template <int kConsumers>
 int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   using namespace state_pass_rs;
@@ -393,6 +396,8 @@ int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   constexpr unsigned kSlices = kV / (kSliceV * kConsumers);
   const dim3 grid = p.order != nullptr ? dim3(unsigned(p.Hv) * kSlices, unsigned(p.seq.N))
                                        : dim3(unsigned(p.seq.N) * kSlices, unsigned(p.Hv));
+  if (p.seq.choice != kAlwaysRuns)  // the longer path under kAuto's choice on the device
+    return launch_after_prior_grid(state_pass_kernel_rs<kConsumers>, grid, kWarpgroup * (1 + kConsumers), smem, stream, q);
   state_pass_kernel_rs<kConsumers>
       <<<grid, kWarpgroup * (1 + kConsumers), smem, reinterpret_cast<cudaStream_t>(stream)>>>(q);
   return int(cudaGetLastError());

@@ -416,7 +416,9 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
 # launched path gives; its outputs start as NaN, so a call where neither path ran fails too. The
 # chunked cases run the 128-channel pass, and the 64-channel one on 4 sequences of 16 heads. Every
 # pair of paths that plan_launch forms is here both ways (tests/cpp: AutoChoice.DevicePlanOfTheGpuTestCases
-# checks on the CPU that each case is still planned on the device).
+# checks on the CPU that each case is still planned on the device), with the longer path's kernels
+# launched behind the shorter one's, which zeroes the chunked path's work counter (kernel_params.h,
+# DeviceChoice).
 S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694)
 S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
 DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
