@@ -250,22 +250,69 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + it.v0, y, bar);
 }
 
-// A step of a warp's reduce-scatter: lanes with bit o of their index set keep the sums of `a`,
-// the others those of `b`, each adding its partner's (lane ^ o) value of the same sums.
-__device__ __forceinline__ float keep_half(float a, float b, int o, int lane) {
-  const bool upper = (lane & o) != 0;
-  return (upper ? a : b) + __shfl_xor_sync(0xffffffffu, upper ? b : a, o);
+// selp: a choice between two registers that stays one (a ternary on array elements became an
+// indexed load from local memory).
+__device__ __forceinline__ float pick(bool p, float x, float y) {
+  float r;
+  asm("{\n.reg .pred q;\nsetp.ne.b32 q, %3, 0;\nselp.f32 %0, %1, %2, q;\n}" : "=f"(r) : "f"(x), "f"(y), "r"(int(p)));
+  return r;
 }
 
-// The exact path for A and P, from the raw stage, on a solver's warps: rows i = warp + kSolverWarps
-// m. Lane l sums channels 4 l .. 4 l + 3 of every column j <= i, with the decays as running
-// products of the factors d that the producer wrote over the stage's g (1 past the sequence's
-// end); tokens past the end count as zero keys. The row's 32 sums (A_ij and P_ij, j < 16) are
-// reduced over the lanes by one reduce-scatter, with the same tree over the lanes for every sum as
-// a butterfly (offsets 16, 8, 4, 2, 1), formed as the columns are (j = 15 down to 0) so that few
-// partial sums stay live: offset 16 pairs A_ij with P_ij (lanes 0-15 keep A), offset 8 pairs
-// columns 2y + 1 and 2y, offset 4 those pairs two by two, and so on. Lane l ends with column
-// brev4(l % 16) of A (l < 16) or P.
+// A step of the exact path's reduce-scatter over 2 kHalf values: lanes with `upper` keep the sums
+// of x[kHalf ..], the others those of x[0 .. kHalf), each adding its partner's (lane ^ o), into
+// x[0 .. kHalf).
+template <int kHalf>
+__device__ __forceinline__ void keep_rows(float (&x)[16], bool upper, int o) {
+#pragma unroll
+  for (int i = 0; i < kHalf; ++i)
+    x[i] = pick(upper, x[i + kHalf], x[i]) + __shfl_xor_sync(0xffffffffu, pick(upper, x[i], x[i + kHalf]), o);
+}
+
+// The exact path's sums for one matrix over a lane's channel quads (exact_ap): A (kP false, the
+// rows x_i = b_i k_i) or P (kP, x_i = q_i), s[i] += x_i . e_i down the rows i = 0 .. 15, where
+// e_i = k_j prod_{j < t <= i} d_t carries the lane's column j from the decay factors d that the
+// producer wrote over the stage's g. Every row is read whole (past the sequence's end: other
+// tokens, or TMA's zeros past T; the caller masks them at the store), and rows above the diagonal
+// are summed too, with e_i = k_j there.
+template <bool kP, int kParts, int kConsumers>
+__device__ __forceinline__ void exact_sums(const RawStage<kConsumers>& raw, int len, int j, int part, float (&s)[kBlk]) {
+  auto quad = [](const uint16_t (&x)[kBlk][kK], int t, int c) {
+    const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c]);
+    return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u),
+                       __uint_as_float(u.y << 16), __uint_as_float(u.y & 0xffff0000u));
+  };
+#pragma unroll 1
+  for (int m = 0; m < kK / 4 / kParts; ++m) {
+    const int c = 4 * (part + kParts * m);
+    float4 e = j < len ? quad(raw.k, j, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+    for (int i = 0; i < kBlk; ++i) {
+      if (i > 0) {
+        const float4 d = *reinterpret_cast<const float4*>(&raw.g[i][c]);
+        if (i > j) e.x *= d.x, e.y *= d.y, e.z *= d.z, e.w *= d.w;
+      }
+      float4 x;
+      if constexpr (kP) {
+        x = quad(raw.q, i, c);
+      } else {
+        const float4 k = quad(raw.k, i, c), b = quad(raw.b, i, c);
+        x = make_float4(b.x * k.x, b.y * k.y, b.z * k.z, b.w * k.w);
+      }
+      s[i] = fmaf(x.w, e.w, fmaf(x.z, e.z, fmaf(x.y, e.y, fmaf(x.x, e.x, s[i]))));
+    }
+  }
+}
+
+// The exact path for A and P, from the raw stage, on a solver's W = kSolverWarps warps, with no
+// reduction inside a column's chain: the first W / 2 warps form A, the others P. A warp takes
+// kCols = 32 / W columns, a lane one column and one of kParts = W parts of the channels (lane l:
+// column l % kCols of the warp's, part l / kCols: the channel quads part + kParts m, so that a
+// warp's loads of a row touch adjacent quads), and sums 16 rows over its channels (exact_sums):
+// one multiply per channel and row for the decay, one fused multiply-add. The parts of a column
+// are then added by a reduce-scatter over the lane bits above the column (each step keeps half of
+// the rows), and each lane stores 16 / kParts rows of its column; rows above the diagonal (and on
+// it, for A) and past the sequence's end are stored as zeros. Every sum is the same tree over the
+// parts in every block: deterministic.
 template <int kConsumers>
 __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, ATile& a, Slot<kConsumers>& slot,
                          int warp, int lane_in) {
@@ -274,56 +321,26 @@ __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, 
   // tensor_ap, where the solver's 96 registers are nearly all in use, such values spilled.
   int lane;
   asm volatile("mov.b32 %0, %1;" : "=r"(lane) : "r"(lane_in));
-  constexpr int kSolverWarps = Roles<kConsumers>::kSolverWarps;
-  const int c0 = 4 * lane;
-  auto quad = [&](const uint16_t (&x)[kBlk][kK], int t) {
-    const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c0]);
-    return t < len ? make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u),
-                                 __uint_as_float(u.y << 16), __uint_as_float(u.y & 0xffff0000u))
-                   : make_float4(0.f, 0.f, 0.f, 0.f);
-  };
-  const int col = __brev(uint32_t(lane)) >> 28;  // brev4(lane % 16): the column this lane ends with
-#pragma unroll 1
-  for (int m = 0; m < kBlk / kSolverWarps; ++m) {
-    const int i = warp + kSolverWarps * m;
-    const float4 ki = quad(raw.k, i), bi = quad(raw.b, i), qi = quad(raw.q, i);
-    const float4 xb = make_float4(bi.x * ki.x, bi.y * ki.y, bi.z * ki.z, bi.w * ki.w);
-    const float4 xq = make_float4(scale * qi.x, scale * qi.y, scale * qi.z, scale * qi.w);
-    // Columns j = 15 - t two at a time (t: columns formed before); the bits of t pick the steps
-    // at offsets 4, 2, 1 (warp-uniform branches), whose earlier operands wait in p4, p2.
-    float p4 = 0.f, p2 = 0.f, sum = 0.f;
-    float4 dec = make_float4(1.f, 1.f, 1.f, 1.f);
-#pragma unroll 1
-    for (int t = 0; t < kBlk; t += 2) {
-      float x[2];
+  constexpr int kW = Roles<kConsumers>::kSolverWarps, kCols = 32 / kW, kParts = kW;
+  const bool is_p = warp >= kW / 2;  // warp-uniform
+  const int j = kCols * (warp % (kW / 2)) + lane % kCols, part = lane / kCols;
+  float s[kBlk];
 #pragma unroll
-      for (int u = 0; u < 2; ++u) {
-        const int j = kBlk - 1 - (t + u);
-        const float4 kj = quad(raw.k, j);
-        const float4 e = make_float4(dec.x * kj.x, dec.y * kj.y, dec.z * kj.z, dec.w * kj.w);
-        const float pm = xq.x * e.x + xq.y * e.y + xq.z * e.z + xq.w * e.w;
-        const float pa = xb.x * e.x + xb.y * e.y + xb.z * e.z + xb.w * e.w;
-        x[u] = keep_half(j <= i ? pm : 0.f, j < i ? pa : 0.f, kBlk, lane);
-        if (j <= i) {
-          const float4 d = *reinterpret_cast<const float4*>(&raw.g[j][c0]);
-          dec.x *= d.x, dec.y *= d.y, dec.z *= d.z, dec.w *= d.w;
-        }
-      }
-      float y = keep_half(x[0], x[1], 8, lane);
-      if ((t & 2) == 0) {
-        p4 = y;
-      } else {
-        y = keep_half(p4, y, 4, lane);
-        if ((t & 4) == 0) {
-          p2 = y;
-        } else {
-          y = keep_half(p2, y, 2, lane);
-          sum = (t & 8) == 0 ? y : keep_half(sum, y, 1, lane);
-        }
-      }
-    }
-    if (lane < kBlk) a[col / 8][i][col % 8] = sum;
-    else slot.p[kmajor_offset(k_at_position(i), col, kBlk)] = round_tf32(sum);
+  for (int i = 0; i < kBlk; ++i) s[i] = 0.f;
+  if (is_p) exact_sums<true, kParts>(raw, len, j, part, s);
+  else exact_sums<false, kParts>(raw, len, j, part, s);
+  int row0 = 0;
+  if constexpr (kParts == 4) {
+    row0 = (lane & 8) != 0 ? kBlk / 2 : 0;
+    keep_rows<kBlk / 2>(s, (lane & 8) != 0, 8);
+  }
+  row0 += (lane & 16) != 0 ? kBlk / kParts : 0;
+  keep_rows<kBlk / kParts>(s, (lane & 16) != 0, 16);
+#pragma unroll
+  for (int r = 0; r < kBlk / kParts; ++r) {
+    const int i = row0 + r;
+    if (!is_p) a[j / 8][i][j % 8] = j < i && i < len ? s[r] : 0.f;
+    else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i && i < len ? scale * s[r] : 0.f);
   }
 }
 
