@@ -236,8 +236,10 @@ int launch_chunked(const ForwardArgs& a, const ProblemShape& sh, PathChoice c, S
   const cudaStream_t cs = reinterpret_cast<cudaStream_t>(stream);
   int err = 0;
   if (f.ready != nullptr) err = int(cudaMemsetAsync(f.ready, 0, sizeof(int) * size_t(sh.Hq) * size_t(ws.slots), cs));
-  // (Under kAuto's choice on the device the shorter path's kernel, launched first, zeroes the counter.)
-  if (err == 0 && f.work_counter != nullptr && c.choice == kernels::kAlwaysRuns)
+  // (Where this is the longer path under kAuto's choice on the device, the shorter path's kernel,
+  // launched first, zeroes the counter; plan_launch never makes the chunked path the shorter one,
+  // but if it did, the memset would stay.)
+  if (err == 0 && f.work_counter != nullptr && c.choice != kernels::kRunsIfOneAsLong)
     err = int(cudaMemsetAsync(f.work_counter, 0, sizeof(uint64_t), cs));
   if (err == 0) err = kernels::launch_chunk_factors(f, stream);
   if (err == 0) {

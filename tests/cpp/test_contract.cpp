@@ -304,6 +304,10 @@ TEST(AutoChoice, DevicePlanFollowsTheEstimates) {
               continue;
             }
             ++planned;
+            // The order the launches assume (launch.cu, kernel_params.h): the recurrent path only
+            // ever first, the chunked path only ever second.
+            EXPECT_NE(int(plan.longer), int(Algorithm::kRecurrent));
+            EXPECT_NE(int(plan.shorter), int(Algorithm::kChunked));
             auto pick = [&](int64_t length) {
               ForwardArgs h;
               h.max_seqlen = length;
