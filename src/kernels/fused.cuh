@@ -122,7 +122,7 @@ struct Slot {
   float wv[kBlk][Roles<kConsumers>::kSliceV + 4];
 };
 // A (fp32), the inverse's input, a solver's own: its column halves apart (columns 8 h .. + 7 in
-// a[h]), each read and written by one warp only (on the exact path every warp writes its rows'
+// a[h]), each read and written by one warp only (on the exact path the warps that form A write
 // both halves, ordered by the solver's barrier), rows of 48 bytes so that no read (the compiler
 // widens some to 16 bytes) reaches a word of the other half.
 using ATile = float[2][kBlk][kALd];
