@@ -92,11 +92,14 @@ def recurrent_us(row, sms):
     return 2.0 + math.ceil(items / (RECURRENT_CTAS_PER_SM * sms)) * (1.3 + 0.27 * length)
 
 
+# src/contract.cpp's kChunked: (a, b, c32, c64, c128, r128), fitted to the H200's crossovers
+# (docs/performance.md, "The chunked estimate per round of pass CTAs").
+CONTRACT_CHUNKED = (4.321, 9.883, 2.128, 2.359, 3.246, 3.117)
+
+
 def chunked_us(row, sms):
-    """src/contract.cpp's chunked estimate."""
-    n, hq, hv, length = row["N"], row["Hq"], row["Hv"], float(row["max_seqlen"])
-    per_chunk = 1.0 + length / 128.0 + max(0.0, length - 64.0) / 100.0
-    return max(14.5 + 0.032 * length, 8.0 + n * (0.0625 * hq + 0.055 * hv) * per_chunk * 132.0 / sms)
+    """src/contract.cpp's chunked estimate (kChunked)."""
+    return fitted_chunked_us(row, sms, CONTRACT_CHUNKED)
 
 
 def solve(m, v):

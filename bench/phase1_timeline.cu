@@ -9,7 +9,7 @@
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
 // usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 T512 S2 L32K B8x2K, and the
-//        fused path forced: B8x2K-fused B4x4K-fused 64x256-fused, with its CTAs' timeline; default all)
+//        fused path forced: S1-fused B8x2K-fused B4x4K-fused 64x256-fused, with its CTAs' timeline; default all)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -51,6 +51,7 @@ constexpr Row kRows[] = {{"S1", 64, 1, 16},
                          {"S2", 1024, 1, 16},
                          {"L32K", 32768, 1, 16},
                          {"B8x2K", 2048, 8, 16},
+                         {"S1-fused", 64, 1, 16, gdn2::Algorithm::kFused},
                          {"B8x2K-fused", 2048, 8, 16, gdn2::Algorithm::kFused},
                          {"B4x4K-fused", 4096, 4, 16, gdn2::Algorithm::kFused},
                          {"64x256-fused", 256, 64, 16, gdn2::Algorithm::kFused}};
@@ -150,14 +151,14 @@ void print_fused_timeline(int consumers, int sms) {
   check(cudaError_t(consumers == 1 ? read_fused_timeline_v64(f.data()) : read_fused_timeline_v128(f.data())),
         "read_fused_timeline");
   struct Cta {
-    long long sm, start, first, end, seq, blocks, exact;
+    long long sm, start, first, end, seq, blocks, exact, issued, raw, formed, solved;
   };
   std::vector<Cta> ctas;
   for (int b = 0; b < kFusedTimelineCtas; ++b) {
     const long long* x = &f[size_t(b) * kFusedTimelineFields];
     if (x[kFusedBlocks] > 0 && x[kFusedEndNs] > 0)
       ctas.push_back({x[kFusedSm], x[kFusedStartNs], x[kFusedFirstNs], x[kFusedEndNs], x[kFusedSequence], x[kFusedBlocks],
-                      x[kFusedExactBlocks]});
+                      x[kFusedExactBlocks], x[kFusedIssuedNs], x[kFusedRawNs], x[kFusedFormedNs], x[kFusedSolvedNs]});
   }
   if (ctas.empty()) return;
   long long t0 = ctas[0].start, t1 = ctas[0].end;
@@ -196,6 +197,17 @@ void print_fused_timeline(int consumers, int sms) {
     (c.exact > 0 ? per_block_exact : per_block_plain).push_back(pb);
     duration.push_back(double(c.end - c.start));
   }
+  // The first block's way to its products, each step's median time from the CTA's start.
+  std::vector<double> issued, raw, formed, solved;
+  for (const Cta& c : ctas) {
+    issued.push_back(double(c.issued - c.start));
+    raw.push_back(double(c.raw - c.start));
+    formed.push_back(double(c.formed - c.start));
+    solved.push_back(double(c.solved - c.start));
+  }
+  std::printf("    start-up, median us from the CTA's start: raw inputs requested %.2f, landed %.2f, staged %.2f, "
+              "A P T formed %.2f, first products %.2f\n",
+              median(issued) / 1e3, median(raw) / 1e3, median(formed) / 1e3, median(solved) / 1e3, median(startup) / 1e3);
   std::vector<double> sorted = duration;
   std::sort(sorted.begin(), sorted.end());
   std::printf("    CTA duration us: min %.1f, median %.1f, max %.1f; start-up (start to first products) median %.2f us\n",

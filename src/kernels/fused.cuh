@@ -578,6 +578,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
+    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedSolvedNs, global_timer_ns());
     mbarrier_arrive(&sm.full[n & 1]);
   }
 }
@@ -599,6 +600,7 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     const int len = bl.len(n);
     StageTiles& stage = sm.stage[n & 1];
     mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
+    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
     if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, and Kb, Qg, k / r into the
     // staging tiles (rounded to TF32). The block's column is read into registers first, all loads
@@ -675,6 +677,7 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
     mbarrier_arrive(&sm.formed[n & 1]);
+    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedFormedNs, global_timer_ns());
     if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     {
       float e = 1.f, ke[kBlk];
@@ -849,16 +852,6 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     return;
   }
   const Blocks bl = item_blocks(it);
-#ifdef GDN2_PHASE1_TIMELINE
-  if (threadIdx.x == 0) {
-    uint32_t sm_id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
-    GDN2_FUSED_MARK(kFusedSm, sm_id);
-    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
-    GDN2_FUSED_MARK(kFusedSequence, it.s);
-    GDN2_FUSED_MARK(kFusedBlocks, bl.count);
-  }
-#endif
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
       mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
@@ -871,6 +864,18 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
     for (int k = 0; k < 2 && k < bl.count; ++k) issue_raw(p, it, bl, k, sm.raw[k], &sm.raw_full[k]);
+#ifdef GDN2_PHASE1_TIMELINE
+    // The marks' stores after the copies' requests: where they were stored before the barriers'
+    // initialisation, that step took 0.8 us on S1 in this build (probed in
+    // bench/results/2026-12-05-nvidia-h100-refit/, call 3), likely its release fence waiting for them.
+    GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
+    uint32_t sm_id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+    GDN2_FUSED_MARK(kFusedSm, sm_id);
+    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+    GDN2_FUSED_MARK(kFusedSequence, it.s);
+    GDN2_FUSED_MARK(kFusedBlocks, bl.count);
+#endif
   }
   __syncthreads();
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must

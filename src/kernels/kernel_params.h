@@ -271,6 +271,10 @@ inline constexpr int kFusedTimelineCtas = 4096;
 enum FusedTimelineField : int {
   kFusedSm,          // the SM it ran on
   kFusedStartNs,     // global timer at its start
+  kFusedIssuedNs,    // when its first blocks' raw inputs were requested (the checks of cu_seqlens done)
+  kFusedRawNs,       // when the first block's raw inputs had landed (the producer's wait)
+  kFusedFormedNs,    // when the producer had formed the first block's staging tiles
+  kFusedSolvedNs,    // when the first block's solver had formed A, P and T
   kFusedFirstNs,     // when its first consumer warpgroup began the first block's products
   kFusedEndNs,       // when that warpgroup ended (its last block and the final state stored)
   kFusedSequence,    // its sequence

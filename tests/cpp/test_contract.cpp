@@ -263,6 +263,20 @@ TEST(AutoChoice, LongSequences) {
   EXPECT_EQ(int(gdn2::choose_algorithm(a, batch, 132)), int(gdn2::Algorithm::kChunked));
 }
 
+// The uniform GVA-2 batches take the fused path with the hint since its estimates were refitted to
+// the exact path by columns (docs/performance.md, "kAuto's fused estimates refitted"): on an H100,
+// 8 x 2,048 tokens of 32 value heads took 525.8 us fused against 641.1 chunked, 4 x 4,096 510.0
+// against 672.8 (graph); before the refit kAuto took the chunked path on both.
+TEST(AutoChoice, GvaTwoBatchesTakeTheFusedPath) {
+  for (int64_t n : {8, 4}) {
+    gdn2::ProblemShape sh;
+    sh.T = 16384, sh.N = n, sh.Hq = 16, sh.Hv = 32;
+    ForwardArgs a;
+    a.max_seqlen = sh.T / n;
+    EXPECT_EQ(int(gdn2::choose_algorithm(a, sh, 132)), int(gdn2::Algorithm::kFused)) << n;
+  }
+}
+
 // The fused path's CTAs each check every offset of cu_seqlens, so kAuto leaves it above 4096
 // sequences even where its estimate would win (src/contract.cpp, kFusedMaxSequences).
 TEST(AutoChoice, FusedOnlyUpToFourThousandSequences) {

@@ -92,3 +92,18 @@ def test_margin_is_kautos():
     margin = re.search(r"constexpr double kFusedMarginV64 = ([0-9.]+), kFusedMarginV128 = ([0-9.]+);", source)
     assert margin and float(margin.group(1)) == fit_auto.FUSED_MARGIN[2]
     assert float(margin.group(2)) == fit_auto.FUSED_MARGIN[1]
+
+
+def test_chunked_estimate_is_kautos():
+    """fit_auto's restatement of src/contract.cpp's chunked estimate (the regrets it reports with it
+    and the error it prints for it) has kChunked's constants: it had kept an older formula."""
+    import re
+    source = (SCRIPT.parent.parent / "src" / "contract.cpp").read_text()
+    chunked = re.search(r"constexpr ChunkedEstimate kChunked = \{([^}]*)\};", source)
+    assert chunked
+    assert tuple(float(x) for x in chunked.group(1).split(",")) == fit_auto.CONTRACT_CHUNKED
+    # B8x2K-GVA2 on 132 SMs: 32 rounds of phase-1 items (16 x 16,888 / 64 / 132, rounded up), a
+    # chain of 64 chunks on the 128-channel pass (32 x 16,888 / 64 / 132 > 2,048 / 64), 2 rounds of its CTAs
+    row = {"T": 16384, "N": 8, "Hq": 16, "Hv": 32, "max_seqlen": 2048}
+    a, b, _, _, c128, r128 = fit_auto.CONTRACT_CHUNKED
+    assert math.isclose(fit_auto.chunked_us(row, SMS), a + b * 32 + c128 * 64 + r128 * 2)
