@@ -852,6 +852,16 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     return;
   }
   const Blocks bl = item_blocks(it);
+#ifdef GDN2_PHASE1_TIMELINE
+  if (threadIdx.x == 0) {
+    uint32_t sm_id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+    GDN2_FUSED_MARK(kFusedSm, sm_id);
+    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+    GDN2_FUSED_MARK(kFusedSequence, it.s);
+    GDN2_FUSED_MARK(kFusedBlocks, bl.count);
+  }
+#endif
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
       mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
@@ -864,18 +874,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
     for (int k = 0; k < 2 && k < bl.count; ++k) issue_raw(p, it, bl, k, sm.raw[k], &sm.raw_full[k]);
-#ifdef GDN2_PHASE1_TIMELINE
-    // The marks' stores after the copies' requests: where they were stored before the barriers'
-    // initialisation, that step took 0.8 us on S1 in this build (probed in
-    // bench/results/2026-12-05-nvidia-h100-refit/, call 3), likely its release fence waiting for them.
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
-    uint32_t sm_id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
-    GDN2_FUSED_MARK(kFusedSm, sm_id);
-    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
-    GDN2_FUSED_MARK(kFusedSequence, it.s);
-    GDN2_FUSED_MARK(kFusedBlocks, bl.count);
-#endif
   }
   __syncthreads();
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
