@@ -1,13 +1,14 @@
 """A happens-before model of the fused kernel's synchronisation (src/kernels/fused.cuh), to check a
 change of its rings before it reaches a GPU. CPU only.
 
-    python3 scripts/fused_protocol_model.py [--slots 2] [--raw 2] [--stages 2] [--blocks 8]
+    python3 scripts/fused_protocol_model.py [--slots 2] [--raw 2] [--stages 2] [--kq 3] [--blocks 8]
 
 The model follows each role's order of waits, arrivals, reads and writes per block, for both forms
 (one consumer: two solvers of two halves each; two consumers: two solvers of two warps each), over
 1 .. --blocks blocks per CTA and every mix of tensor-core and exact blocks. The rings are the slots
 of factors (full/empty), the raw stages (raw_full, TMA requested `raw` blocks ahead) and the
-staging tiles (formed/stage_empty and the vote). A wait on an mbarrier happens after every arrival
+staging tiles (formed/stage_empty and the vote); the kq buffers ([Kb; Qg], written by the producer as
+it forms a block, read by its solver and consumers) have no barrier of their own. A wait on an mbarrier happens after every arrival
 of the phase it waits for; a TMA's writes last from its issue to its completion. It reports:
   - an arrival count that differs from the barrier's init count;
   - a deadlock (a cycle of waits);
@@ -31,6 +32,7 @@ class Protocol:
     slots: int = 2   # slots of factors (full/empty)
     raw: int = 2     # raw stages (raw_full)
     stages: int = 2  # staging tiles (formed/stage_empty/vote)
+    kq: int = 3      # [Kb; Qg] buffers
     # Deliberate faults, for the model's own tests:
     raw_lookahead: int = 0               # blocks ahead the raw inputs are requested (0: `raw`, as the kernel)
     producer_waits_slot: bool = True     # the producer's wait for the slot's release before its stores
@@ -99,6 +101,7 @@ def build(p, consumers, blocks, exact_mask):
             wait(P, "stage_empty", s, n - p.stages)
         access(P, "R", "raw", r, n, "raw")
         access(P, "W", "stage", s, n, "tiles")
+        access(P, "W", "kq", n % p.kq, n, "rows")
         access(P, "W", "stage", s, n, "vote")
         arrive(P, "formed", s, PRODUCER_THREADS, n)
         if n >= p.slots and p.producer_waits_slot:
@@ -108,6 +111,7 @@ def build(p, consumers, blocks, exact_mask):
         arrive(P, "full", sl, PRODUCER_THREADS, n)
     for n in range(blocks):  # the solver of block n: n % 2
         w, s, sl, r, exact = n % 2, n % p.stages, n % p.slots, n % p.raw, (exact_mask >> n) & 1
+        kq = n % p.kq
 
         def wait_slot(th):
             if n >= p.slots:
@@ -117,14 +121,15 @@ def build(p, consumers, blocks, exact_mask):
             if n + ahead < blocks:
                 issue(th, n + ahead)
 
-        if consumers == 1:  # warps 0-1 (A, then T) and warps 2-3 (P, the request, the copy)
+        if consumers == 1:  # warps 0-1 (A, then T) and warps 2-3 (P, the request)
             A, B = ("solver", w, "A"), ("solver", w, "B")
             for th in (A, B):
                 wait(th, "formed", s, n)
                 access(th, "R", "stage", s, n, "vote")
             if not exact:
-                access(A, "R", "stage", s, n, "tiles")
-                access(B, "R", "stage", s, n, "tiles")
+                for th in (A, B):
+                    access(th, "R", "stage", s, n, "tiles")
+                    access(th, "R", "kq", kq, n, "rows")
                 wait_slot(B)
                 access(B, "W", "slot", sl, n, "p")
             else:
@@ -139,20 +144,18 @@ def build(p, consumers, blocks, exact_mask):
             wait_slot(A)
             access(A, "W", "slot", sl, n, "t")
             request(B)
-            wait_slot(B)
-            access(B, "R", "stage", s, n, "tiles")
-            access(B, "W", "slot", sl, n, "kq")
             arrive(B, "stage_empty", s, 64, n)
             for th in (A, B):
                 wait_slot(th)
                 arrive(th, "full", sl, 64, n)
-        else:  # two warps: A and P, the copy, the staging's release, T
+        else:  # two warps: A and P, the staging's release, T
             S = ("solver", w)
             wait(S, "formed", s, n)
             access(S, "R", "stage", s, n, "vote")
             if not exact:
                 request(S)
                 access(S, "R", "stage", s, n, "tiles")
+                access(S, "R", "kq", kq, n, "rows")
                 wait_slot(S)
                 access(S, "W", "slot", sl, n, "p")
             else:
@@ -163,17 +166,16 @@ def build(p, consumers, blocks, exact_mask):
                 access(S, "W", "slot", sl, n, "p")
                 if not p.request_before_exact_read:
                     request(S)
-            wait_slot(S)
-            access(S, "R", "stage", s, n, "tiles")
-            access(S, "W", "slot", sl, n, "kq")
             arrive(S, "stage_empty", s, 64, n)
+            wait_slot(S)
             access(S, "W", "slot", sl, n, "t")
             arrive(S, "full", sl, 64, n)
     for ci in range(consumers):
         C = ("consumer", ci)
         for n in range(blocks):
             wait(C, "full", n % p.slots, n)
-            for field in ("kq", "t", "p", "kend", "d", "wv"):
+            access(C, "R", "kq", n % p.kq, n, "rows")
+            for field in ("t", "p", "kend", "d", "wv"):
                 access(C, "R", "slot", n % p.slots, n, field)
             arrive(C, "empty", n % p.slots, CONSUMER_THREADS, n)
     for ops in g.threads.values():
@@ -285,9 +287,10 @@ def main():
     ap.add_argument("--slots", type=int, default=2)
     ap.add_argument("--raw", type=int, default=2)
     ap.add_argument("--stages", type=int, default=2)
+    ap.add_argument("--kq", type=int, default=3)
     ap.add_argument("--blocks", type=int, default=8)
     a = ap.parse_args()
-    p = Protocol(slots=a.slots, raw=a.raw, stages=a.stages)
+    p = Protocol(slots=a.slots, raw=a.raw, stages=a.stages, kq=a.kq)
     count, first = sweep(p, a.blocks)
     print(f"{p}: {count} configurations, " + ("no fault" if first is None else f"fault: {first}"))
     return 0 if first is None else 1

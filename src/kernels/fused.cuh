@@ -10,16 +10,16 @@
 // head, which forms each block's key side once for all 128 channels):
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
-//     running products in [0, 1]: Kb, Qg and k / r into staging tiles, Kend^T, D and w*v into the
-//     block's slot, and the vote on the range rule (below); on a block that takes the exact path,
-//     its decay factors over the raw stage's g, for the solver;
-//   - two solvers, one per block parity, each form A and P (below) from the staging, invert I + A
-//     into T, copy Kb and Qg into the slot's K-major operand and request the raw inputs of the
-//     block after next. With one consumer a solver is a warpgroup: its warps 0 and 1 form A's
-//     column halves and invert as soon as their half is formed, while warps 2 and 3 form P,
-//     request and copy. With two consumers the two solvers share a warpgroup, two warps each:
-//     each warp forms a column half of both A and P, the pair copies and releases the staging,
-//     then each warp does its part of T;
+//     running products in [0, 1]: Kb and Qg into the block's kq (the consumers' operand, swizzled),
+//     k / r into a staging tile, Kend^T, D and w*v into the block's slot, and the vote on the range
+//     rule (below); on a block that takes the exact path, its decay factors over the raw stage's g,
+//     for the solver;
+//   - two solvers, one per block parity, each form A and P (below) from kq and the staging, invert
+//     I + A into T and request the raw inputs of the block after next. With one consumer a solver
+//     is a warpgroup: its warps 0 and 1 form A's column halves and invert as soon as their half is
+//     formed, while warps 2 and 3 form P and request. With two consumers the two solvers share a
+//     warpgroup, two warps each: each warp forms a column half of both A and P, the pair releases
+//     the staging, then each warp does its part of T;
 //   - each consumer holds its S^T (64 x 128, fp32) in registers and runs the block's products as
 //     wgmma with S^T (or the previous product's accumulator) as A and the factors as B:
 //       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (one m64n32 product, 16 k-steps)
@@ -29,9 +29,10 @@
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
 // Two slots alternate between blocks (full/empty mbarriers); staging tiles and raw stages
-// alternate too. The producer and the solvers form block n + 1 and n + 2 while the consumers run
-// block n: only their stores into a slot wait for the consumers to release it, so a solver's
-// A -> T chain (about 2,500 SM cycles) spans two blocks of the consumers.
+// alternate too, and three kq buffers take turns (Smem). The producer and the solvers form block
+// n + 1 and n + 2 while the consumers run block n: only the stores into a slot wait for the
+// consumers to release it, so a solver's A -> T chain (about 2,500 SM cycles) spans two blocks of
+// the consumers.
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
@@ -110,11 +111,10 @@ struct Roles {
                 "the register file");
 };
 
-// One block's factors, consumed by the products as B operands (K-major, kmajor_offset; rows in
-// slot order), D (slot order) and w*v ([token slot][value channel]).
+// One block's factors other than [Kb; Qg] (Smem::kq), consumed by the products as B operands
+// (K-major, kmajor_offset; rows in slot order), D (slot order) and w*v ([token slot][value channel]).
 template <int kConsumers>
 struct Slot {
-  float kq[2 * kBlk * kK];  // [Kb; Qg]: rows 0..15 Kb, 16..31 Qg (token slots), K = key channel
   float t[kBlk * kBlk];     // T: rows token slots i, K = token j
   float p[kBlk * kBlk];     // P, as T
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
@@ -135,14 +135,31 @@ struct RawStage {
   float g[kBlk][kK];
   uint16_t v[kBlk][Roles<kConsumers>::kSliceV], w[kBlk][Roles<kConsumers>::kSliceV];
 };
-using StageTiles = float[3][kBlk][kStageLd];
+using StageTile = float[kBlk][kStageLd];
+// [Kb; Qg] of one block, the consumers' first B operand and the solver's operand of A and P: rows
+// 0..15 Kb, 16..31 Qg (token slots), K = key channel, in the swizzled layout (kernel_params.h,
+// sw128), which the producer stores a token row at a time without bank conflicts.
+constexpr int kKqRows = 2 * kBlk;
+constexpr int kKqRing = 3;
+// The producer's stores rely on this form of sw128::offset (produce).
+constexpr bool kq_rows_by_xor() {
+  for (int row = 0; row < kKqRows; ++row)
+    for (int c = 0; c < kK; ++c)
+      if (sw128::offset(row, c, kKqRows) != ((sw128::offset(0, c, kKqRows) ^ ((row & 7) << 2)) + 32 * row)) return false;
+  return true;
+}
+static_assert(kq_rows_by_xor(), "a kq row is row 0's words with bits 2-4 flipped, plus 32 words a row");
 template <int kConsumers>
-struct alignas(128) Smem {
+struct alignas(1024) Smem {
+  // Block n's [Kb; Qg] in kq[n % 3], written by the producer as it forms the block. Three deep
+  // without a barrier of its own: before forming block n the producer has waited (for block
+  // n - 1's slot) for the consumers' release of block n - 3, the last reader of kq[n % 3].
+  float kq[kKqRing][kKqRows * kK];
   Slot<kConsumers> slot[2];
   RawStage<kConsumers> raw[2];
-  // The producer's [token][channel] tiles of block n in stage[n % 2]: Kb, Qg, k / r (rounded to
-  // TF32), from which the solver forms A and P and copies Kb and Qg into the slot's K-major operand.
-  StageTiles stage[2];
+  // The producer's [token][channel] tile of block n in stage[n % 2]: k / r (rounded to TF32),
+  // from which, with kq, the solver forms A and P.
+  StageTile stage[2];
   ATile a[kSolvers];
   float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
@@ -170,7 +187,7 @@ struct FusedParams {
 // H100").
 constexpr int kMaxOrderedSequences = 256;
 constexpr int kMaxOrderedRounds = 8;
-static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTiles) / sizeof(int)), "scratch in a staging tile");
+static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTile) / sizeof(int)), "scratch in a staging tile");
 
 // The sequence of rank `rank`, the same in every thread (two CTA barriers). `scratch`: 4 + N (to a multiple of 4) ints
 // of shared memory that nothing else uses until a barrier after this: the chosen sequence at
@@ -344,26 +361,48 @@ __device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, 
   }
 }
 
-// The tensor-core path for A and P (stage: Kb, Qg, k / r, already TF32), masked to the (strict)
-// lower triangle; the warps that store P call wait_slot() first. ldmatrix on fp32 rows (each 8 x 8
-// b16 matrix is 8 rows x 4 fp32): Kb's and Qg's matrices are rows 0-7 / 8-15 x columns 8 s .. + 3
-// / 8 s + 4 .. + 7; k / r's are rows 8 h .. + 7 x the four column quads of k-steps s and s + 1.
-// One consumer: warp w forms columns 8 (w % 2) .. + 7 of A (w < 2) or of P. Two: warp h forms
-// columns 8 h .. + 7 of both A and P (the k / r fragments serve both).
+// This lane's row addresses for ldmatrix_x4 of Kb's k-steps in kq (sw128): the four 8 x 8 b16
+// matrices are tokens 0-7 / 8-15 x the k-step's two channel quads, lane l giving token
+// (l & 7) + 8 ((l >> 3) & 1) of quad l >> 4; each matrix's 8 rows are 8 token slots of one row group,
+// which the swizzle puts on 8 distinct bank quads. The swizzle repeats every four k-steps (a
+// 32-channel block), so k-step s's row is at[s % 4] + (s / 4) kBlockFloats, and Qg's kQgFloats
+// further: four registers and immediate offsets, no address arithmetic per k-step.
+struct KqRows {
+  static constexpr int kBlockFloats = kKqRows * 32, kQgFloats = kBlk * 32;
+  const float* at[4];
+  __device__ __forceinline__ const float* kb(int kstep) const { return at[kstep & 3] + (kstep >> 2) * kBlockFloats; }
+  __device__ __forceinline__ const float* qg(int kstep) const { return kb(kstep) + kQgFloats; }
+};
+__device__ __forceinline__ KqRows kq_rows(const float* kq, int lane) {
+  const int row = k_at_position((lane & 7) + 8 * ((lane >> 3) & 1));
+  KqRows r;
+#pragma unroll
+  for (int s = 0; s < 4; ++s) r.at[s] = kq + sw128::offset(row, 8 * s + 4 * (lane >> 4), kKqRows);
+  return r;
+}
+static_assert(sw128::offset(kBlk + 5, 32 + 12, kKqRows) == sw128::offset(5, 12, kKqRows) + KqRows::kBlockFloats + KqRows::kQgFloats,
+              "kq's 32-channel blocks and Qg's rows are plain offsets");
+
+// The tensor-core path for A and P (kq: Kb, Qg; stage: k / r; all TF32 already), masked to the
+// (strict) lower triangle; the warps that store P call wait_slot() first. ldmatrix on fp32 rows
+// (each 8 x 8 b16 matrix is 8 rows x 4 fp32): Kb's and Qg's as kq_rows; k / r's are rows 8 h .. + 7
+// x the four column quads of k-steps s and s + 1. One consumer: warp w forms columns 8 (w % 2) .. + 7
+// of A (w < 2) or of P. Two: warp h forms columns 8 h .. + 7 of both A and P (the k / r fragments
+// serve both).
 template <int kConsumers, class WaitSlot>
-__device__ void tensor_ap(const StageTiles& stage, ATile& a, Slot<kConsumers>& slot, int warp, int lane,
+__device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slot<kConsumers>& slot, int warp, int lane,
                           WaitSlot wait_slot) {
   const int g = lane >> 2, q = lane & 3;
   if constexpr (kConsumers == 1) {
     const int nt = warp & 1, mat = warp >> 1;
-    const float* a_row = &stage[mat][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
-    const float* b_row = &stage[2][8 * nt + (lane & 7)][4 * (lane >> 3)];
+    const float* b_row = &stage[8 * nt + (lane & 7)][4 * (lane >> 3)];
+    const KqRows rows = kq_rows(kq + KqRows::kQgFloats * mat, lane);
     float acc[4][4] = {};
 #pragma unroll
     for (int s = 0; s < kK / 8; s += 2) {
       uint32_t a0[4], a1[4], b[4];
-      ldmatrix_x4(a0, a_row + 8 * s);
-      ldmatrix_x4(a1, a_row + 8 * s + 8);
+      ldmatrix_x4(a0, rows.kb(s));
+      ldmatrix_x4(a1, rows.kb(s + 1));
       ldmatrix_x4(b, b_row + 8 * s);
       mma_tf32_frag(acc[s & 3], a0, b[0], b[1]);
       mma_tf32_frag(acc[(s + 1) & 3], a1, b[2], b[3]);
@@ -378,18 +417,17 @@ __device__ void tensor_ap(const StageTiles& stage, ATile& a, Slot<kConsumers>& s
     }
   } else {
     const int h = warp;
-    const float* kb_row = &stage[0][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
-    const float* qg_row = &stage[1][(lane & 7) + 8 * ((lane >> 3) & 1)][4 * (lane >> 4)];
-    const float* b_row = &stage[2][8 * h + (lane & 7)][4 * (lane >> 3)];
+    const float* b_row = &stage[8 * h + (lane & 7)][4 * (lane >> 3)];
+    const KqRows rows = kq_rows(kq, lane);
     float acc[2][4][4] = {};  // [A or P][k-step % 4]
 #pragma unroll
     for (int s = 0; s < kK / 8; s += 2) {
       uint32_t a0[4], a1[4], p0[4], p1[4], b[4];
       ldmatrix_x4(b, b_row + 8 * s);
-      ldmatrix_x4(a0, kb_row + 8 * s);
-      ldmatrix_x4(a1, kb_row + 8 * s + 8);
-      ldmatrix_x4(p0, qg_row + 8 * s);
-      ldmatrix_x4(p1, qg_row + 8 * s + 8);
+      ldmatrix_x4(a0, rows.kb(s));
+      ldmatrix_x4(a1, rows.kb(s + 1));
+      ldmatrix_x4(p0, rows.qg(s));
+      ldmatrix_x4(p1, rows.qg(s + 1));
       mma_tf32_frag(acc[0][s & 3], a0, b[0], b[1]);
       mma_tf32_frag(acc[0][(s + 1) & 3], a1, b[2], b[3]);
       mma_tf32_frag(acc[1][s & 3], p0, b[0], b[1]);
@@ -485,30 +523,13 @@ __device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot<kConsumer
   }
 }
 
-// [Kb; Qg] from the staging into the slot's K-major operand, by 64 threads: thread c, token c % 16,
-// channel quads c / 16 + 4 m.
-template <int kConsumers>
-__device__ __forceinline__ void copy_kq(const StageTiles& stage, Slot<kConsumers>& slot, int c) {
-  const int tok = c % kBlk, row = k_at_position(tok);
-#pragma unroll
-  for (int mat = 0; mat < 2; ++mat) {
-    float4 x[8];
-#pragma unroll
-    for (int m = 0; m < 8; ++m) x[m] = *reinterpret_cast<const float4*>(&stage[mat][tok][4 * (c / kBlk + 4 * m)]);
-#pragma unroll
-    for (int m = 0; m < 8; ++m)
-      *reinterpret_cast<float4*>(&slot.kq[kmajor_offset(kBlk * mat + row, 4 * (c / kBlk + 4 * m), kK)]) = x[m];
-  }
-}
-
 template <int kConsumers>
 __device__ __forceinline__ void solver_sync(int w) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers>::kSolverThreads) : "memory");
 }
 
 // Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
-// T, the copy of [Kb; Qg] into the slot's K-major operand and the request of block n + 2's raw
-// inputs; then the arrival on the block's full barrier. A is the solver's own tile and T is
+// T and the request of block n + 2's raw inputs; then the arrival on the block's full barrier. A is the solver's own tile and T is
 // formed in registers, so only the stores into the slot wait for the consumers to release it
 // (block n - 2): the two solvers' chains overlap the consumers' blocks.
 template <int kConsumers>
@@ -519,7 +540,8 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
   const float scale = p.r.value.scale;
   for (int n = w; n < bl.count; n += kSolvers) {
     Slot<kConsumers>& slot = sm.slot[n & 1];
-    const StageTiles& stage = sm.stage[n & 1];
+    const StageTile& stage = sm.stage[n & 1];
+    const float* kq = sm.kq[n % kKqRing];
     const int len = bl.len(n);
     auto wait_slot = [&] {  // the consumers have released the slot (block n - 2)
       if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
@@ -534,12 +556,12 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
     };
     if constexpr (kConsumers == 1) {
       // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
-      // v's part of the inverse reads, and invert at once; warps 2 and 3 form P, request the raw
-      // inputs and copy [Kb; Qg] meanwhile (A then T measured 2,800 cycles per block against
-      // 3,000 with the four warps' barrier between A/P and T). The exact path forms A and P on all
-      // four warps, then the warpgroup's barrier.
+      // v's part of the inverse reads, and invert at once; warps 2 and 3 form P and request the
+      // raw inputs meanwhile (A then T measured 2,800 cycles per block against 3,000 with the four
+      // warps' barrier between A/P and T). The exact path forms A and P on all four warps, then
+      // the warpgroup's barrier.
       if (fast) {
-        tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
         solver_sync<kConsumers>(w);  // every warp's reads of A for block n - 2 done
@@ -552,18 +574,15 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
         invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
       } else {
         if (c == 96) request();
-        wait_slot();
-        copy_kq(stage, slot, c - 64);
         mbarrier_arrive(&sm.stage_empty[n & 1]);
       }
       wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
     } else {
-      // Each warp forms its column half of A and P; the pair copies [Kb; Qg] and releases the
-      // staging (so that the producer can stage block n + 2 during the inverse); then each warp
-      // does its part of the inverse.
+      // Each warp forms its column half of A and P and releases the staging (so that the producer
+      // can stage block n + 2 during the inverse); then each warp does its part of the inverse.
       if (fast) {
         if (c == 0) request();
-        tensor_ap<kConsumers>(stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
         solver_sync<kConsumers>(w);  // both warps' reads of A for block n - 2 done
@@ -571,8 +590,6 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
         solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
         if (c == 0) request();
       }
-      wait_slot();
-      copy_kq(stage, slot, c);
       mbarrier_arrive(&sm.stage_empty[n & 1]);
       __syncwarp();  // the warp's A before its part of the inverse reads it
       invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
@@ -583,9 +600,9 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
   }
 }
 
-// Warpgroup 0: every block of the item, its staging tiles in stage n % 2 and its part of the slot
-// in slot n % 2 once the consumers have released it. The raw inputs of block n arrive in raw
-// stage n % 2, copied two blocks ahead.
+// Warpgroup 0: every block of the item, its [Kb; Qg] in kq[n % 3], its staging tile in stage n % 2
+// and its part of the slot in slot n % 2 once the consumers have released it. The raw inputs of
+// block n arrive in raw stage n % 2, copied two blocks ahead.
 template <int kConsumers>
 __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm) {
   const int c = threadIdx.x;
@@ -598,12 +615,13 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     Slot<kConsumers>& slot = sm.slot[n & 1];
     RawStage<kConsumers>& raw = sm.raw[n & 1];
     const int len = bl.len(n);
-    StageTiles& stage = sm.stage[n & 1];
+    StageTile& stage = sm.stage[n & 1];
+    float* kq = sm.kq[n % kKqRing];  // free: the wait for block n - 3's release came one block earlier (Smem)
     mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
     if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
-    // Key channel c, token by token: the decays' running product r, and Kb, Qg, k / r into the
-    // staging tiles (rounded to TF32). The block's column is read into registers first, all loads
+    // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
+    // into the staging tile (rounded to TF32). The block's column is read into registers first, all loads
     // unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and issued
     // before any use, then masked: read where they are used, the stage measured 2.2x longer.
     float d[kBlk], kk[kBlk], bb[kBlk], qq[kBlk];
@@ -641,13 +659,20 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
       bb[t] = round_tf32(kb);
       qq[t] = round_tf32(qg);
       inv = round_tf32(ki);
-      stage[2][t][c] = inv;
+      stage[t][c] = inv;
     }
     const bool ok = sum_ki <= kMaxKinv && sum_row <= kMaxRow;
+    // Row R's word of channel c, sw128::offset(R, c, kKqRows), is (x0 ^ 4 (R % 8)) + 32 R with x0
+    // row 0's: the swizzle flips bits 2-4, where x0 holds c % 32 and 32 R adds nothing. x0 through
+    // a volatile copy, so that the eight swizzled words are formed per block, not held in registers
+    // across the loop (the producer's 96 spilled).
+    int x0;
+    asm volatile("mov.b32 %0, %1;" : "=r"(x0) : "r"(sw128::offset(0, c, kKqRows)));
 #pragma unroll
     for (int t = 0; t < kBlk; ++t) {
-      stage[0][t][c] = bb[t];
-      stage[1][t][c] = qq[t];
+      const int row = k_at_position(t), at = (x0 ^ ((row & 7) << 2)) + 32 * row;
+      kq[at] = bb[t];
+      kq[at + 32 * kBlk] = qq[t];
     }
     // w v of token c / 8, value channels 8 (c % 8) + 64 h .. + 7 (h < kConsumers).
     float wv[8 * kConsumers];
@@ -727,6 +752,13 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
   for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
     Slot<kConsumers>& slot = sm.slot[n & 1];
+    const uint64_t kq_desc = sw128_desc<kKqRows>(sm.kq[n % kKqRing], 0);
+    auto kq_step = [&](int first) {  // the descriptor of kq's k-step first + s
+      return [=](int s) {  // only the start address moves (as kmajor_desc_at_step)
+        const uint32_t lo = uint32_t(kq_desc) + uint32_t(sw128::step_bytes(first + s, kKqRows) >> 4);
+        return (kq_desc & 0xFFFFFFFF00000000ull) | lo;
+      };
+    };
     const int len = bl.len(n);
     // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
     // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.) With two
@@ -741,7 +773,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     fence_operands(x);
     fence_operands(sa);
     wgmma_fence();
-    wgmma_issue<32, -1, kK, kSteps, false>(x, sa, slot.kq);
+    wgmma_issue_desc<32, -1, kSteps, false>(x, sa, kq_step(0));
     if constexpr (kConsumers == 2) {
       wgmma_commit();
       wgmma_wait<0>();
@@ -750,7 +782,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
       acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[4 * kSteps]), sa);
       fence_operands(sa);
       wgmma_fence();
-      wgmma_issue<32, -1, kK, kSteps>(x, sa, slot.kq + kSteps * kmajor::kStepBytes / 4);
+      wgmma_issue_desc<32, -1, kSteps>(x, sa, kq_step(kSteps));
     }
     wgmma_commit();
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
@@ -825,7 +857,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 template <int kConsumers>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
   using R = Roles<kConsumers>;
-  extern __shared__ float4 smem_raw[];
+  extern __shared__ __align__(1024) float4 smem_raw[];  // kq's swizzle reads the address (sw128)
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
 #ifdef GDN2_PHASE1_TIMELINE
@@ -843,7 +875,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   int64_t item = p.item_base + blockIdx.x;
   if (p.longest_first && !fault) {  // a uniform branch; staging tile 0 is free until the barrier below
     const int64_t per_sequence = int64_t(pv.Hv) * R::kSlices;
-    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), reinterpret_cast<int*>(&sm.stage[0][0][0][0]));
+    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), reinterpret_cast<int*>(&sm.stage[0][0][0]));
     item = s * per_sequence + item % per_sequence;
   }
   const SliceItem it = slice_item<R::kSlices>(pv, item);

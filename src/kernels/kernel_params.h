@@ -74,6 +74,21 @@ constexpr int kmajor_offset(int row, int k, int K) {
   return (row >> 3) * (8 * K) + (k >> 2) * 32 + (row & 7) * 4 + (k & 3);
 }
 
+// K-major with the 128-byte swizzle (wgmma's layout type 1), for an operand whose writers store
+// one row at a time: K in blocks of 32 TF32 values, each block [rows][32] (128 bytes a row), 16-byte
+// chunk c of row r stored at chunk c ^ (r % 8), so that a row's 32 values and an 8-row column of
+// chunks each touch all 32 banks. Element (row, k) of a [rows][K] operand is at
+// sw128::offset(row, k, rows) floats; it must start on a 1,024-byte boundary (the swizzle reads
+// the address), its descriptor has SBO = kSboBytes (the next 8-row group) and k-step s starts
+// step_bytes(s, rows) in.
+namespace sw128 {
+constexpr int offset(int row, int k, int rows) {
+  return (k >> 5) * (rows * 32) + row * 32 + ((((k >> 2) & 7) ^ (row & 7)) << 2) + (k & 3);
+}
+inline constexpr int kSboBytes = 1024;
+constexpr int step_bytes(int kstep, int rows) { return (kstep >> 2) * (rows * 128) + (kstep & 3) * 32; }
+}  // namespace sw128
+
 // Phase 2 takes the A operand of every product from an accumulator in registers (state_pass.cu). A
 // thread holds accumulator columns 2t and 2t + 1 of each n8 tile (t = lane % 4) but feeds A columns
 // t and t + 4 of each k-step of 8, so the product's reduction index k sits at position

@@ -1,7 +1,7 @@
 // Warpgroup tensor-core products (wgmma, sm_90a) on TF32 operands: B in shared memory, A in shared
 // memory (state_pass_ss.cuh) or in registers (state_pass_rs.cuh), operands in shared memory stored
 // K-major in the canonical layout without swizzle (kernel_params.h, kmajor_offset), which
-// kmajor_desc describes.
+// kmajor_desc describes, or with the 128-byte swizzle (sw128_desc; the fused path's [Kb; Qg]).
 //
 // The accumulator of m64nN (f32) as each thread holds it, for warp w of the warpgroup and lane
 // (g, t) = (lane / 4, lane % 4): acc[4 j + 2 h + e] is element (16 w + g + 8 h, 8 j + 2 t + e).
@@ -29,6 +29,17 @@ __device__ __forceinline__ uint64_t kmajor_desc(const float* base, int kstep) {
 __device__ __forceinline__ uint64_t kmajor_desc_at_step(uint64_t desc0, int kstep) {
   const uint32_t lo = uint32_t(desc0) + uint32_t(kstep) * uint32_t(kmajor::kStepBytes >> 4);
   return (desc0 & 0xFFFFFFFF00000000ull) | lo;
+}
+
+// Descriptor of k-step `kstep` of a [kRows][K] operand at `base` in the swizzled K-major layout
+// (kernel_params.h, sw128; `base` on a 1,024-byte boundary): layout type 1 (bits 62-63), SBO the
+// next 8-row group, LBO unused (1), base offset 0. kstep is a constant wherever it is unrolled, so
+// the start address is one add.
+template <int kRows>
+__device__ __forceinline__ uint64_t sw128_desc(const float* base, int kstep) {
+  const uint32_t addr = smem_u32(base) + uint32_t(sw128::step_bytes(kstep, kRows));
+  constexpr uint64_t kSbo = sw128::kSboBytes >> 4;
+  return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (kSbo << 32) | (uint64_t(1) << 62);
 }
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -137,13 +148,17 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], uint32_t a0, uint
 // d (+)= kScaleA * A * B over k-steps 0 .. kSteps - 1 (issue only: the caller fences, commits and
 // waits): A's fragments in `a` (4 per k-step), B a K-major [kN][K] operand at `b`. kAccumulate
 // false: d's contents are not read (the first k-step adds zero instead).
+// The same with B's descriptor of k-step s from b_desc(s) (for another layout of B).
+template <int kN, int kScaleA, int kSteps, bool kAccumulate = true, class BDesc>
+__device__ __forceinline__ void wgmma_issue_desc(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], BDesc b_desc) {
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], b_desc(s), kAccumulate || s > 0 ? 1u : 0u);
+}
 template <int kN, int kScaleA, int K, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
   const uint64_t b0 = kmajor_desc<K>(b, 0);
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], kmajor_desc_at_step(b0, s),
-                            kAccumulate || s > 0 ? 1u : 0u);
+  wgmma_issue_desc<kN, kScaleA, kSteps, kAccumulate>(d, a, [&](int s) { return kmajor_desc_at_step(b0, s); });
 }
 
 // An m64 x (8 kSteps) accumulator as the A fragments of a product whose reduction index is the

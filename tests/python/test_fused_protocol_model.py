@@ -17,9 +17,10 @@ _spec.loader.exec_module(model)
 Protocol = model.Protocol
 
 
-@pytest.mark.parametrize("rings", [(2, 2, 2), (3, 2, 2), (2, 3, 2), (2, 2, 3)])
+@pytest.mark.parametrize("rings", [(2, 2, 2, 3), (3, 2, 2, 4), (2, 3, 2, 3), (2, 2, 3, 3)])
 def test_rings_check_clean(rings):
-    # src/kernels/fused.cuh (two of each), and one ring deeper at a time
+    # src/kernels/fused.cuh (two of each, three kq buffers), and one ring deeper at a time (a third
+    # slot needs a fourth kq buffer: the producer's wait for a slot then comes a block later)
     count, first = model.sweep(Protocol(*rings), max_blocks=7)
     assert count == 2 * (2 ** 8 - 2)
     assert first is None, first
@@ -35,6 +36,11 @@ def test_rings_check_clean(rings):
     (dict(raw_lookahead=3), 1, "a wait for a phase without arrivals: ('wait', 'raw_full'"),
     # the next raw inputs requested before the exact path has read this block's
     (dict(request_before_exact_read=True), 2, "race on ('raw'"),
+    # two kq buffers: the producer writes block n + 2's [Kb; Qg] while the consumers may still
+    # read block n's (its only wait is for the release of block n - 1)
+    (dict(kq=2), 1, "race on ('kq'"),
+    (dict(kq=2), 2, "race on ('kq'"),
+    (dict(slots=3, kq=3), 2, "race on ('kq'"),
 ])
 def test_faults_are_found(fault, consumers, expected):
     _, first = model.sweep(Protocol(**fault), max_blocks=5, forms=(consumers,))
@@ -63,7 +69,7 @@ def test_defaults_are_the_kernels_rings():
     src = (ROOT / "src" / "kernels" / "fused.cuh").read_text()
     depth = {name: re.search(pattern, src) for name, pattern in
              {"slots": r"Slot<kConsumers> slot\[(\d+)\];", "raw": r"RawStage<kConsumers> raw\[(\d+)\];",
-              "stages": r"StageTiles stage\[(\d+)\];"}.items()}
+              "stages": r"StageTile stage\[(\d+)\];", "kq": r"constexpr int kKqRing = (\d+);"}.items()}
     assert all(depth.values()), "fused.cuh's Smem no longer declares its rings as the model expects"
     p = Protocol()
-    assert (p.slots, p.raw, p.stages) == tuple(int(depth[k].group(1)) for k in ("slots", "raw", "stages"))
+    assert (p.slots, p.raw, p.stages, p.kq) == tuple(int(depth[k].group(1)) for k in ("slots", "raw", "stages", "kq"))
