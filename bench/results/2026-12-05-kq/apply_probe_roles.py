@@ -13,6 +13,8 @@ import sys
 path = sys.argv[1]
 s = open(path).read()
 FULL = "sm.full[slot_of(n)]" if "slot_of(n)" in s else "sm.full[n & 1]"  # three slots (k3) or two
+SOLVED = "sm.solved[n & 1]" if "sm.solved[" in s else FULL  # the split barriers (sf): solver, producer
+STORED = "sm.stored[n & 1]" if "sm.stored[" in s else FULL
 
 
 def sub(old, new, count=1):
@@ -40,10 +42,11 @@ sub(inv2, "      STAMP(2, 2);\n" + inv2.replace("    }\n", "      STAMP(2, 3);\n
 end = "    fence_proxy_async();  // this thread's writes of the slot before the products read them\n"
 assert s.count(end) == 2
 i = s.index(end)  # the solver's (its marks follow), then the producer's
-arr = f"    mbarrier_arrive(&{FULL});\n"
+arr = f"    mbarrier_arrive(&{SOLVED});\n"
 j = s.index(arr + "  }\n}\n", i)
 s = s[:j] + arr + "    STAMP(2, 4);\n  }\n}\n" + s[j + len(arr + "  }\n}\n"):]
 k = s.index(end, j)
+arr = f"    mbarrier_arrive(&{STORED});\n"
 m = s.index(arr + "  }\n", k)
 s = s[:m] + arr + "    STAMP(0, 5);\n  }\n" + s[m + len(arr + "  }\n"):]
 # producer
