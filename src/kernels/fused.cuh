@@ -857,7 +857,8 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 template <int kConsumers>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
   using R = Roles<kConsumers>;
-  extern __shared__ __align__(1024) float4 smem_raw[];  // kq's swizzle reads the address (sw128)
+  // kq's swizzle reads the address (sw128): `.extern .shared .align 1024` in the PTX.
+  extern __shared__ __align__(1024) float4 smem_raw[];
   Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
 #ifdef GDN2_PHASE1_TIMELINE
