@@ -145,7 +145,8 @@ constexpr int kKqRing = 3;
 constexpr bool kq_rows_by_xor() {
   for (int row = 0; row < kKqRows; ++row)
     for (int c = 0; c < kK; ++c)
-      if (sw128::offset(row, c, kKqRows) != ((sw128::offset(0, c, kKqRows) ^ ((row & 7) << 2)) + 32 * row)) return false;
+      if (sw128::offset(row, c, kKqRows) != ((sw128::offset(0, c, kKqRows) ^ ((row & 7) << 2)) + 32 * row))
+        return false;
   return true;
 }
 static_assert(kq_rows_by_xor(), "a kq row is row 0's words with bits 2-4 flipped, plus 32 words a row");
@@ -380,7 +381,8 @@ __device__ __forceinline__ KqRows kq_rows(const float* kq, int lane) {
   for (int s = 0; s < 4; ++s) r.at[s] = kq + sw128::offset(row, 8 * s + 4 * (lane >> 4), kKqRows);
   return r;
 }
-static_assert(sw128::offset(kBlk + 5, 32 + 12, kKqRows) == sw128::offset(5, 12, kKqRows) + KqRows::kBlockFloats + KqRows::kQgFloats,
+static_assert(sw128::offset(kBlk + 5, 32 + 12, kKqRows) ==
+                  sw128::offset(5, 12, kKqRows) + KqRows::kBlockFloats + KqRows::kQgFloats,
               "kq's 32-channel blocks and Qg's rows are plain offsets");
 
 // The tensor-core path for A and P (kq: Kb, Qg; stage: k / r; all TF32 already), masked to the
@@ -529,9 +531,10 @@ __device__ __forceinline__ void solver_sync(int w) {
 }
 
 // Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
-// T and the request of block n + 2's raw inputs; then the arrival on the block's full barrier. A is the solver's own tile and T is
-// formed in registers, so only the stores into the slot wait for the consumers to release it
-// (block n - 2): the two solvers' chains overlap the consumers' blocks.
+// T and the request of block n + 2's raw inputs; then the arrival on the block's full barrier. A
+// is the solver's own tile and T is formed in registers, so only the stores into the slot wait
+// for the consumers to release it (block n - 2): the two solvers' chains overlap the consumers'
+// blocks.
 template <int kConsumers>
 __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm) {
   using R = Roles<kConsumers>;
@@ -621,9 +624,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
     if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
-    // into the staging tile (rounded to TF32). The block's column is read into registers first, all loads
-    // unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and issued
-    // before any use, then masked: read where they are used, the stage measured 2.2x longer.
+    // into the staging tile (rounded to TF32). The block's column is read into registers first,
+    // all loads unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and
+    // issued before any use, then masked: read where they are used, the stage measured 2.2x longer.
     float d[kBlk], kk[kBlk], bb[kBlk], qq[kBlk];
 #pragma unroll
     for (int t = 0; t < kBlk; ++t) {
@@ -754,10 +757,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     Slot<kConsumers>& slot = sm.slot[n & 1];
     const uint64_t kq_desc = sw128_desc<kKqRows>(sm.kq[n % kKqRing], 0);
     auto kq_step = [&](int first) {  // the descriptor of kq's k-step first + s
-      return [=](int s) {  // only the start address moves (as kmajor_desc_at_step)
-        const uint32_t lo = uint32_t(kq_desc) + uint32_t(sw128::step_bytes(first + s, kKqRows) >> 4);
-        return (kq_desc & 0xFFFFFFFF00000000ull) | lo;
-      };
+      return [=](int s) { return sw128_desc_at_step<kKqRows>(kq_desc, first + s); };
     };
     const int len = bl.len(n);
     // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
@@ -876,7 +876,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   int64_t item = p.item_base + blockIdx.x;
   if (p.longest_first && !fault) {  // a uniform branch; staging tile 0 is free until the barrier below
     const int64_t per_sequence = int64_t(pv.Hv) * R::kSlices;
-    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), reinterpret_cast<int*>(&sm.stage[0][0][0]));
+    int* const scratch = reinterpret_cast<int*>(&sm.stage[0][0][0]);
+    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), scratch);
     item = s * per_sequence + item % per_sequence;
   }
   const SliceItem it = slice_item<R::kSlices>(pv, item);

@@ -33,13 +33,19 @@ __device__ __forceinline__ uint64_t kmajor_desc_at_step(uint64_t desc0, int kste
 
 // Descriptor of k-step `kstep` of a [kRows][K] operand at `base` in the swizzled K-major layout
 // (kernel_params.h, sw128; `base` on a 1,024-byte boundary): layout type 1 (bits 62-63), SBO the
-// next 8-row group, LBO unused (1), base offset 0. kstep is a constant wherever it is unrolled, so
-// the start address is one add.
+// next 8-row group, LBO unused (1), base offset 0.
 template <int kRows>
 __device__ __forceinline__ uint64_t sw128_desc(const float* base, int kstep) {
   const uint32_t addr = smem_u32(base) + uint32_t(sw128::step_bytes(kstep, kRows));
   constexpr uint64_t kSbo = sw128::kSboBytes >> 4;
   return uint64_t((addr & 0x3FFFFu) >> 4) | (uint64_t(1) << 16) | (kSbo << 32) | (uint64_t(1) << 62);
+}
+// The same from k-step 0's descriptor: only the start address moves (as kmajor_desc_at_step), by
+// a constant wherever kstep is unrolled.
+template <int kRows>
+__device__ __forceinline__ uint64_t sw128_desc_at_step(uint64_t desc0, int kstep) {
+  const uint32_t lo = uint32_t(desc0) + uint32_t(sw128::step_bytes(kstep, kRows) >> 4);
+  return (desc0 & 0xFFFFFFFF00000000ull) | lo;
 }
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -153,7 +159,8 @@ template <int kN, int kScaleA, int kSteps, bool kAccumulate = true, class BDesc>
 __device__ __forceinline__ void wgmma_issue_desc(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], BDesc b_desc) {
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
-    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], b_desc(s), kAccumulate || s > 0 ? 1u : 0u);
+    wgmma_tf32<kN, kScaleA>(d, a[4 * s], a[4 * s + 1], a[4 * s + 2], a[4 * s + 3], b_desc(s),
+                            kAccumulate || s > 0 ? 1u : 0u);
 }
 template <int kN, int kScaleA, int K, int kSteps, bool kAccumulate = true>
 __device__ __forceinline__ void wgmma_issue(float (&d)[kN / 2], const uint32_t (&a)[4 * kSteps], const float* b) {
