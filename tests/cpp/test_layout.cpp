@@ -1,7 +1,8 @@
 // The K-major operand layout (src/kernels/kernel_params.h) against what the wgmma descriptors of
 // src/kernels/wgmma.cuh assume of it, the k permutation that lets phase 2 feed accumulators as A
 // operands (checked on a CPU model of wgmma's register fragments), the factor block's split
-// into bulk copies, and the swizzled v/w/output tiles of the register-state pass.
+// into bulk copies, the swizzled v/w/output tiles of the register-state pass, and the fused path's
+// swizzled [Kb; Qg] operand.
 #include <random>
 #include <vector>
 
@@ -216,6 +217,46 @@ TEST(FactorLayout, AccumulatorStoresCoverTheOperandWithoutBankConflicts) {
             }
     for (int x : hits) EXPECT_EQ(x, 1) << "K " << K;
   }
+}
+
+// The fused path's [Kb; Qg] operand ([32][128], sw128): every element once; the address wgmma reads
+// for it under layout type 1 (16-byte chunk bits 4-6 XORed with bits 7-9 of the byte address, the
+// 8-row groups kSboBytes apart, k-step s at step_bytes(s)) is where sw128::offset puts it; a warp's
+// store of one row's 32 channels (the producer) and an ldmatrix matrix's 8 rows of one chunk (the
+// solver) each touch 32 distinct banks.
+TEST(Sw128Layout, MatchesWgmmaSwizzleAndIsFreeOfBankConflicts) {
+  constexpr int kRows = 32, kCols = 128;
+  std::vector<int> hits(size_t(kRows) * kCols, 0);
+  for (int r = 0; r < kRows; ++r)
+    for (int k = 0; k < kCols; ++k) {
+      const int off = sw128::offset(r, k, kRows);
+      ASSERT_GE(off, 0);
+      ASSERT_LT(off, kRows * kCols);
+      ++hits[size_t(off)];
+      const int s = k / 8;  // k-step; within it, byte (k % 8) * 4 of the row's 32 bytes
+      const int plain = sw128::step_bytes(s, kRows) + (r / 8) * sw128::kSboBytes + (r % 8) * 128 + (k % 8) * 4;
+      const int swizzled = plain ^ (((plain >> 7) & 7) << 4);
+      EXPECT_EQ(4 * off, swizzled) << "(" << r << ", " << k << ")";
+    }
+  for (int h : hits) EXPECT_EQ(h, 1);
+  for (int r = 0; r < kRows; ++r)
+    for (int k0 = 0; k0 < kCols; k0 += 32) {
+      bool bank_used[32] = {};
+      for (int k = k0; k < k0 + 32; ++k) {
+        const int bank = sw128::offset(r, k, kRows) % 32;
+        EXPECT_FALSE(bank_used[bank]) << "row " << r << " channels " << k0;
+        bank_used[bank] = true;
+      }
+    }
+  for (int g = 0; g < kRows; g += 8)
+    for (int chunk = 0; chunk < kCols / 4; ++chunk) {
+      bool quad_used[8] = {};
+      for (int r = g; r < g + 8; ++r) {
+        const int quad = (sw128::offset(r, 4 * chunk, kRows) / 4) % 8;
+        EXPECT_FALSE(quad_used[quad]) << "rows " << g << " chunk " << chunk;
+        quad_used[quad] = true;
+      }
+    }
 }
 
 }  // namespace
