@@ -60,6 +60,10 @@ for w in ("    if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1
           "    wait_slot_free(sm.empty, n);\n    {\n"):
     if w in s:
         sub(w, "    STAMP(0, 3);\n" + w.replace("    {\n", "    STAMP(0, 4);\n    {\n"))
+ke = "      if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);\n#pragma unroll\n"  # Kend first (ke)
+if ke in s:
+    sub(ke, "      STAMP(0, 3);\n" + ke.replace("#pragma", "      STAMP(0, 4);\n#pragma"))
+assert s.count("STAMP(0, 3);") == 1, "the producer's wait for the slot not found"
 # consumer
 sub("  float st[kK / 2];  // st[4 j", "  const bool kStamper = ci == 0 && tid == 0;  // PROBE\n  float st[kK / 2];  // st[4 j")
 sub("  for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {\n",
