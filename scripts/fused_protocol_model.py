@@ -6,11 +6,12 @@ change of its rings before it reaches a GPU. CPU only.
 The model follows each role's order of waits, arrivals, reads and writes per block, for both forms
 (one consumer: two solvers of two halves each; two consumers: two solvers of two warps each), over
 1 .. --blocks blocks per CTA and every mix of tensor-core and exact blocks. The rings are the slots
-of factors (full/empty), the raw stages (raw_full, TMA requested `raw` blocks ahead) and the
-staging tiles (formed/stage_empty and the vote); the kq buffers ([Kb; Qg], written by the producer
-as it forms a block, read by its solver and consumers) have no barrier of their own. A wait on an
-mbarrier happens after every arrival of the phase it waits for; a TMA's writes last from its issue
-to its completion. It reports:
+of factors (full/solved/empty: the producer's part, with one consumer the solver's too; the
+solver's, with two; the consumers' release), the raw
+stages (raw_full, TMA requested `raw` blocks ahead) and the staging tiles (formed/stage_empty and
+the vote); the kq buffers ([Kb; Qg], written by the producer as it forms a block, read by its solver
+and consumers) have no barrier of their own. A wait on an mbarrier happens after every arrival of
+the phase it waits for; a TMA's writes last from its issue to its completion. It reports:
   - an arrival count that differs from the barrier's init count;
   - a deadlock (a cycle of waits);
   - a parity wait that may pass early (the phase before the awaited one may still be open) or
@@ -30,7 +31,7 @@ PRODUCER_THREADS = CONSUMER_THREADS = 128
 
 @dataclasses.dataclass(frozen=True)
 class Protocol:
-    slots: int = 2   # slots of factors (full/empty)
+    slots: int = 2   # slots of factors (full/solved/empty)
     raw: int = 2     # raw stages (raw_full)
     stages: int = 2  # staging tiles (formed/stage_empty/vote)
     kq: int = 3      # [Kb; Qg] buffers
@@ -39,6 +40,7 @@ class Protocol:
     producer_waits_slot: bool = True     # the producer's wait for the slot's release before its stores
     producer_waits_stage: bool = True    # its wait for the staging tile's release before it forms
     request_before_exact_read: bool = False  # two consumers: the request before the exact path reads raw
+    consumer_waits_solved: bool = True   # two consumers' wait for the solver's part before T and P
 
 
 class Graph:
@@ -64,8 +66,12 @@ def build(p, consumers, blocks, exact_mask):
     """The roles' operations for one CTA: `blocks` blocks, block n exact where bit n of exact_mask is set."""
     g = Graph()
     solver_threads = 128 if consumers == 1 else 64
-    init = {"full": PRODUCER_THREADS + solver_threads, "empty": consumers * CONSUMER_THREADS,
+    split = consumers == 2  # the solver's part of a slot on its own barrier (fused.cuh, Roles::kSplitSlot)
+    solved = "solved" if split else "full"
+    init = {"full": PRODUCER_THREADS + (0 if split else solver_threads), "empty": consumers * CONSUMER_THREADS,
             "formed": PRODUCER_THREADS, "stage_empty": solver_threads, "raw_full": 1}
+    if split:
+        init["solved"] = solver_threads
     start = g.node(("init",))
     tma_done = {}
     ahead = p.raw_lookahead or p.raw
@@ -148,7 +154,7 @@ def build(p, consumers, blocks, exact_mask):
             arrive(B, "stage_empty", s, 64, n)
             for th in (A, B):
                 wait_slot(th)
-                arrive(th, "full", sl, 64, n)
+                arrive(th, solved, sl, 64, n)
         else:  # two warps: A and P, the staging's release, T
             S = ("solver", w)
             wait(S, "formed", s, n)
@@ -170,13 +176,16 @@ def build(p, consumers, blocks, exact_mask):
             arrive(S, "stage_empty", s, 64, n)
             wait_slot(S)
             access(S, "W", "slot", sl, n, "t")
-            arrive(S, "full", sl, 64, n)
+            arrive(S, solved, sl, 64, n)
     for ci in range(consumers):
         C = ("consumer", ci)
         for n in range(blocks):
-            wait(C, "full", n % p.slots, n)
+            wait(C, "full", n % p.slots, n)  # the first product and w*v
             access(C, "R", "kq", n % p.kq, n, "rows")
-            for field in ("t", "p", "kend", "d", "wv"):
+            access(C, "R", "slot", n % p.slots, n, "wv")
+            if split and p.consumer_waits_solved:
+                wait(C, "solved", n % p.slots, n)
+            for field in ("t", "p", "kend", "d"):
                 access(C, "R", "slot", n % p.slots, n, field)
             arrive(C, "empty", n % p.slots, CONSUMER_THREADS, n)
     for ops in g.threads.values():

@@ -28,7 +28,7 @@
 //     their product over the block's tokens up to i):
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
-// Two slots alternate between blocks (full/empty mbarriers); staging tiles and raw stages
+// Two slots alternate between blocks (full/solved/empty mbarriers); staging tiles and raw stages
 // alternate too, and three kq buffers take turns (Smem). The producer and the solvers form block
 // n + 1 and n + 2 while the consumers run block n: only the stores into a slot wait for the
 // consumers to release it, so a solver's A -> T chain (about 2,500 SM cycles) spans two blocks of
@@ -103,6 +103,9 @@ struct Roles {
   static constexpr int kSolverThreads = 32 * kSolverWarps;
   static constexpr int kFirstConsumer = kConsumers == 1 ? 1 : 2;                    // its warpgroup
   static constexpr int kFirstSolverThread = (kConsumers == 1 ? 2 : 1) * kWarpgroup;  // solver 0's
+  // Two consumers start a block's first product on the producer's part of the slot (`full`) and
+  // wait for the solver's (`solved`) before T; one consumer waits for both on `full` (Smem).
+  static constexpr bool kSplitSlot = kConsumers == 2;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
   static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
@@ -164,7 +167,9 @@ struct alignas(1024) Smem {
   ATile a[kSolvers];
   float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
-  uint64_t full[2], empty[2], raw_full[2], formed[2], stage_empty[2];
+  // Per slot: `full` (the producer's part: kq, w*v, D, Kend^T; with one consumer the solver's too),
+  // `solved` (the solver's part, T and P, with two consumers: Roles::kSplitSlot), `empty`.
+  uint64_t full[2], solved[2], empty[2], raw_full[2], formed[2], stage_empty[2];
 };
 
 // The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
@@ -531,10 +536,10 @@ __device__ __forceinline__ void solver_sync(int w) {
 }
 
 // Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
-// T and the request of block n + 2's raw inputs; then the arrival on the block's full barrier. A
-// is the solver's own tile and T is formed in registers, so only the stores into the slot wait
-// for the consumers to release it (block n - 2): the two solvers' chains overlap the consumers'
-// blocks.
+// T and the request of block n + 2's raw inputs; then the arrival on the block's `solved` barrier
+// (`full` with one consumer: Roles::kSplitSlot). A is the solver's own tile and T is formed in
+// registers, so only the stores into the slot wait for the consumers to release it (block n - 2):
+// the two solvers' chains overlap the consumers' blocks.
 template <int kConsumers>
 __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm) {
   using R = Roles<kConsumers>;
@@ -599,7 +604,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
     }
     fence_proxy_async();  // this thread's writes of the slot before the products read them
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedSolvedNs, global_timer_ns());
-    mbarrier_arrive(&sm.full[n & 1]);
+    mbarrier_arrive(R::kSplitSlot ? &sm.solved[n & 1] : &sm.full[n & 1]);
   }
 }
 
@@ -767,6 +772,9 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
     uint32_t sa[4 * kSteps];
     acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
+    // The first product and w*v need only the producer's part: with two consumers they run while
+    // the block's solver may still be forming T and P. (With one, the early start slowed the
+    // steady state: docs/performance.md, "The slot's barrier split".)
     mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
     if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
     float x[16];
@@ -800,6 +808,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
     uint32_t ra[8];
     acc_to_a<2>(rt, ra);
+    if constexpr (Roles<kConsumers>::kSplitSlot) mbarrier_wait(&sm.solved[n & 1], uint32_t(n >> 1) & 1);
     float u[8];
     fence_operands(u);
     fence_operands(ra);
@@ -898,7 +907,9 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 #endif
   if (threadIdx.x == 0) {
     for (int k = 0; k < 2; ++k) {
-      mbarrier_init(&sm.full[k], kWarpgroup + R::kSolverThreads);  // the producer's and the slot's solver's threads
+      // The producer's threads, and the slot's solver's on `full` or `solved`.
+      mbarrier_init(&sm.full[k], kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads));
+      mbarrier_init(&sm.solved[k], R::kSolverThreads);
       mbarrier_init(&sm.formed[k], kWarpgroup);
       mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
       mbarrier_init(&sm.empty[k], kConsumers * kWarpgroup);

@@ -41,6 +41,8 @@ def test_rings_check_clean(rings):
     (dict(kq=2), 1, "race on ('kq'"),
     (dict(kq=2), 2, "race on ('kq'"),
     (dict(slots=3, kq=3), 2, "race on ('kq'"),
+    # two consumers read T and P on the producer's arrival alone
+    (dict(consumer_waits_solved=False), 2, "race on ('slot'"),
 ])
 def test_faults_are_found(fault, consumers, expected):
     _, first = model.sweep(Protocol(**fault), max_blocks=5, forms=(consumers,))
