@@ -7,11 +7,11 @@ The model follows each role's order of waits, arrivals, reads and writes per blo
 (one consumer: two solvers of two halves each; two consumers: two solvers of two warps each), over
 1 .. --blocks blocks per CTA and every mix of tensor-core and exact blocks. The rings are the slots
 of factors (full/solved/empty: the producer's part, with one consumer the solver's too; the
-solver's, with two; the consumers' release), the raw
-stages (raw_full, TMA requested `raw` blocks ahead) and the staging tiles (formed/stage_empty and
-the vote); the kq buffers ([Kb; Qg], written by the producer as it forms a block, read by its solver
-and consumers) have no barrier of their own. A wait on an mbarrier happens after every arrival of
-the phase it waits for; a TMA's writes last from its issue to its completion. It reports:
+solver's, with two; the consumers' release), the raw stages (raw_full, TMA requested `raw` blocks
+ahead) and the staging tiles (formed/stage_empty and the vote); the kq buffers ([Kb; Qg], written
+by the producer as it forms a block, read by its solver and consumers) have no barrier of their
+own. A wait on an mbarrier happens after every arrival of the phase it waits for; a TMA's writes
+last from its issue to its completion. It reports:
   - an arrival count that differs from the barrier's init count;
   - a deadlock (a cycle of waits);
   - a parity wait that may pass early (the phase before the awaited one may still be open) or
