@@ -4,8 +4,14 @@ change of its rings before it reaches a GPU. CPU only.
     python3 scripts/fused_protocol_model.py [--slots 2] [--raw 2] [--stages 2] [--kq 3] [--blocks 8]
 
 The model follows each role's order of waits, arrivals, reads and writes per block, for both forms
-(one consumer: two solvers of two halves each; two consumers: two solvers of two warps each), over
-1 .. --blocks blocks per CTA and every mix of tensor-core and exact blocks. The rings are the slots
+(the pair form: a cluster of two CTAs of one consumer each, two solvers of two halves each; two
+consumers: one CTA, two solvers of two warps each), over 1 .. --blocks blocks and every mix of
+tensor-core and exact blocks. In the pair form each CTA forms the blocks n with n % 2 = its rank
+(its raw stages and staging tiles by its own block count m), with twice the slots and --pair-kq kq
+buffers, and copies them into the other CTA: the producer's part once it has stored it, the
+solver's once the block is complete here; a copy reads its source and writes its destination from
+its issue to its completion, which counts on the other CTA's `full` beside that consumer's one
+arrival; the consumers release a slot on the forming CTA's `empty`. The rings are the slots
 of factors (full/solved/empty: the producer's part, with one consumer the solver's too; the
 solver's, with two; the consumers' release), the raw stages (raw_full, TMA requested `raw` blocks
 ahead) and the staging tiles (formed/stage_empty and the vote); the kq buffers ([Kb; Qg], written
@@ -41,6 +47,9 @@ class Protocol:
     producer_waits_stage: bool = True    # its wait for the staging tile's release before it forms
     request_before_exact_read: bool = False  # two consumers: the request before the exact path reads raw
     consumer_waits_solved: bool = True   # two consumers' wait for the solver's part before T and P
+    pair_kq: int = 4                     # kq buffers of the pair form (its slots: 2 slots)
+    pair_producer_waits_before_kq: bool = True  # the pair form's producer waits for the slot before kq
+    pair_solver_waits_full: bool = True  # its solver sends T and P once the block is complete here
 
 
 class Graph:
@@ -63,30 +72,51 @@ class Graph:
 
 
 def build(p, consumers, blocks, exact_mask):
-    """The roles' operations for one CTA: `blocks` blocks, block n exact where bit n of exact_mask is set."""
+    """The roles' operations: `blocks` blocks, block n exact where bit n of exact_mask is set; one
+    CTA (two consumers) or the pair form's two (one consumer each)."""
     g = Graph()
+    ctas = 2 if consumers == 1 else 1
     solver_threads = 128 if consumers == 1 else 64
     split = consumers == 2  # the solver's part of a slot on its own barrier (fused.cuh, Roles::kSplitSlot)
-    solved = "solved" if split else "full"
-    init = {"full": PRODUCER_THREADS + (0 if split else solver_threads), "empty": consumers * CONSUMER_THREADS,
-            "formed": PRODUCER_THREADS, "stage_empty": solver_threads, "raw_full": 1}
-    if split:
-        init["solved"] = solver_threads
+    slots, kqs = (2 * p.slots, p.pair_kq) if ctas == 2 else (p.slots, p.kq)
     start = g.node(("init",))
     tma_done = {}
     ahead = p.raw_lookahead or p.raw
+    init = {}
 
-    def issue(thread, blk):  # the TMA copies of block blk into raw stage blk % raw
-        op = ("issue", "raw_full", blk % p.raw, blk)
+    def name(x, c):  # a barrier or buffer of CTA c
+        return x if ctas == 1 else f"{x}@{c}"
+
+    for c in range(ctas):
+        init.update({name("full", c): PRODUCER_THREADS + (0 if split else solver_threads),
+                     name("empty", c): ctas * consumers * CONSUMER_THREADS, name("formed", c): PRODUCER_THREADS,
+                     name("stage_empty", c): solver_threads, name("raw_full", c): 1})
+        if split:
+            init[name("solved", c)] = solver_threads
+        if ctas == 2:
+            init[name("fullin", c)] = 3  # the other CTA's slots: the consumer's arrival and two copies
+
+    def issue(thread, c, m, blk):  # the TMA copies of block blk (CTA c's own block m) into raw stage m % raw
+        op = ("issue", name("raw_full", c), m % p.raw, blk)
         n = g.push(thread, op) if thread else g.node(op)
         if thread is None:
             g.edge(start, n)
-        done = g.node(("tma_done", "raw_full", blk % p.raw, blk))
+        done = g.node(("tma_done", name("raw_full", c), m % p.raw, blk))
         g.edge(n, done)
         tma_done[blk] = done
 
     def access(th, kind, buf, idx, blk, field):
         g.push(th, (kind, buf, idx, blk, field))
+
+    def send(th, c, blk, fields):  # the pair form: a copy of block blk's fields from CTA c into the other
+        issued = g.push(th, ("send", c, blk))
+        done = g.node(("arrive", name("fullin", 1 - c), blk % slots, 1, blk))
+        for buf, field in fields:
+            idx = blk % (kqs if buf == "kq" else slots)
+            for cc, kind in ((c, "R"), (1 - c, "W")):
+                a = g.node((kind, name(buf, cc), idx, blk, field))
+                g.edge(issued, a)
+                g.edge(a, done)
 
     def arrive(th, bar, idx, count, blk):
         g.push(th, ("arrive", bar, idx, count, blk))
@@ -99,98 +129,124 @@ def build(p, consumers, blocks, exact_mask):
         for th in threads:
             g.push(th, n)
 
-    for blk in range(min(p.raw, blocks)):
-        issue(None, blk)
-    for n in range(blocks):  # the producer
-        P, s, sl, r = "producer", n % p.stages, n % p.slots, n % p.raw
-        wait(P, "raw_full", r, n)
-        if n >= p.stages and p.producer_waits_stage:
-            wait(P, "stage_empty", s, n - p.stages)
-        access(P, "R", "raw", r, n, "raw")
-        access(P, "W", "stage", s, n, "tiles")
-        access(P, "W", "kq", n % p.kq, n, "rows")
-        access(P, "W", "stage", s, n, "vote")
-        arrive(P, "formed", s, PRODUCER_THREADS, n)
-        if n >= p.slots and p.producer_waits_slot:
-            wait(P, "empty", sl, n - p.slots)
-        for field in ("kend", "d", "wv"):
-            access(P, "W", "slot", sl, n, field)
-        arrive(P, "full", sl, PRODUCER_THREADS, n)
-    for n in range(blocks):  # the solver of block n: n % 2
-        w, s, sl, r, exact = n % 2, n % p.stages, n % p.slots, n % p.raw, (exact_mask >> n) & 1
-        kq = n % p.kq
-
-        def wait_slot(th):
-            if n >= p.slots:
-                wait(th, "empty", sl, n - p.slots)
-
-        def request(th):
-            if n + ahead < blocks:
-                issue(th, n + ahead)
-
-        if consumers == 1:  # warps 0-1 (A, then T) and warps 2-3 (P, the request)
-            A, B = ("solver", w, "A"), ("solver", w, "B")
-            for th in (A, B):
-                wait(th, "formed", s, n)
-                access(th, "R", "stage", s, n, "vote")
-            if not exact:
-                for th in (A, B):
-                    access(th, "R", "stage", s, n, "tiles")
-                    access(th, "R", "kq", kq, n, "rows")
-                wait_slot(B)
-                access(B, "W", "slot", sl, n, "p")
-            else:
-                wait_slot(A)
-                wait_slot(B)
-                join(A, B)
-                for th in (A, B):
-                    access(th, "R", "raw", r, n, "raw")
-                    access(th, "W", "slot", sl, n, "p")
-                join(A, B)
-            arrive(A, "stage_empty", s, 64, n)
-            wait_slot(A)
-            access(A, "W", "slot", sl, n, "t")
-            request(B)
-            arrive(B, "stage_empty", s, 64, n)
-            for th in (A, B):
-                wait_slot(th)
-                arrive(th, solved, sl, 64, n)
-        else:  # two warps: A and P, the staging's release, T
-            S = ("solver", w)
-            wait(S, "formed", s, n)
-            access(S, "R", "stage", s, n, "vote")
-            if not exact:
-                request(S)
-                access(S, "R", "stage", s, n, "tiles")
-                access(S, "R", "kq", kq, n, "rows")
-                wait_slot(S)
-                access(S, "W", "slot", sl, n, "p")
-            else:
-                if p.request_before_exact_read:
-                    request(S)
-                wait_slot(S)
-                access(S, "R", "raw", r, n, "raw")
-                access(S, "W", "slot", sl, n, "p")
-                if not p.request_before_exact_read:
-                    request(S)
-            arrive(S, "stage_empty", s, 64, n)
-            wait_slot(S)
-            access(S, "W", "slot", sl, n, "t")
-            arrive(S, solved, sl, 64, n)
-    for ci in range(consumers):
-        C = ("consumer", ci)
-        for n in range(blocks):
-            wait(C, "full", n % p.slots, n)  # the first product and w*v
-            access(C, "R", "kq", n % p.kq, n, "rows")
-            access(C, "R", "slot", n % p.slots, n, "wv")
-            if split and p.consumer_waits_solved:
-                wait(C, "solved", n % p.slots, n)
-            for field in ("t", "p", "kend", "d"):
-                access(C, "R", "slot", n % p.slots, n, field)
-            arrive(C, "empty", n % p.slots, CONSUMER_THREADS, n)
+    own = [[n for n in range(blocks) if n % ctas == c] for c in range(ctas)]  # each CTA's own blocks
+    for c in range(ctas):
+        for m, blk in enumerate(own[c][:p.raw]):
+            issue(None, c, m, blk)
+    for c in range(ctas):
+        for m, n in enumerate(own[c]):  # the producer
+            P, s, sl, r = ("producer", c), m % p.stages, n % slots, m % p.raw
+            wait(P, name("raw_full", c), r, n)
+            if m >= p.stages and p.producer_waits_stage:
+                wait(P, name("stage_empty", c), s, own[c][m - p.stages])
+            access(P, "R", name("raw", c), r, n, "raw")
+            access(P, "W", name("stage", c), s, n, "tiles")
+            slot_wait = n >= slots and p.producer_waits_slot
+            if ctas == 2 and slot_wait and p.pair_producer_waits_before_kq:
+                wait(P, name("empty", c), sl, n - slots)
+            access(P, "W", name("kq", c), n % kqs, n, "rows")
+            access(P, "W", name("stage", c), s, n, "vote")
+            arrive(P, name("formed", c), s, PRODUCER_THREADS, n)
+            if slot_wait and not (ctas == 2 and p.pair_producer_waits_before_kq):
+                wait(P, name("empty", c), sl, n - slots)
+            for field in ("kend", "d", "wv"):
+                access(P, "W", name("slot", c), sl, n, field)
+            arrive(P, name("full", c), sl, PRODUCER_THREADS, n)
+            if ctas == 2:
+                send(P, c, n, [("kq", "rows"), ("slot", "kend"), ("slot", "d"), ("slot", "wv")])
+    for c in range(ctas):
+        for m, n in enumerate(own[c]):
+            build_solver(p, g, c, m, n, own[c], consumers, blocks, exact_mask, slots, kqs, ahead, split, name,
+                         issue, access, arrive, wait, join, send)
+    for c in range(ctas):
+        for ci in range(consumers):
+            C = ("consumer", c, ci)
+            for n in range(blocks):
+                o, sl = n % ctas, n % slots
+                if o == c:
+                    wait(C, name("full", c), sl, n)  # the first product and w*v
+                else:
+                    arrive(C, name("fullin", c), sl, 1, n)  # the expected bytes
+                    wait(C, name("fullin", c), sl, n)
+                access(C, "R", name("kq", c), n % kqs, n, "rows")
+                access(C, "R", name("slot", c), sl, n, "wv")
+                if split and p.consumer_waits_solved:
+                    wait(C, name("solved", c), sl, n)
+                for field in ("t", "p", "kend", "d"):
+                    access(C, "R", name("slot", c), sl, n, field)
+                arrive(C, name("empty", o), sl, CONSUMER_THREADS, n)
     for ops in g.threads.values():
         g.edge(start, ops[0])
     return g, init, tma_done
+
+
+def build_solver(p, g, c, m, n, own, consumers, blocks, exact_mask, slots, kqs, ahead, split, name, issue, access,
+                 arrive, wait, join, send):
+    """Solver m % 2 of CTA c on its own block m (block n)."""
+    w, s, sl, r, exact = m % 2, m % p.stages, n % slots, m % p.raw, (exact_mask >> n) & 1
+    kq, solved = n % kqs, name("solved" if split else "full", c)
+
+    def wait_slot(th):
+        if n >= slots:
+            wait(th, name("empty", c), sl, n - slots)
+
+    def request(th):
+        if m + ahead < len(own):
+            issue(th, c, m + ahead, own[m + ahead])
+
+    if consumers == 1:  # warps 0-1 (A, then T) and warps 2-3 (P, the request)
+        A, B = ("solver", c, w, "A"), ("solver", c, w, "B")
+        for th in (A, B):
+            wait(th, name("formed", c), s, n)
+            access(th, "R", name("stage", c), s, n, "vote")
+        if not exact:
+            for th in (A, B):
+                access(th, "R", name("stage", c), s, n, "tiles")
+                access(th, "R", name("kq", c), kq, n, "rows")
+            wait_slot(B)
+            access(B, "W", name("slot", c), sl, n, "p")
+        else:
+            wait_slot(A)
+            wait_slot(B)
+            join(A, B)
+            for th in (A, B):
+                access(th, "R", name("raw", c), r, n, "raw")
+                access(th, "W", name("slot", c), sl, n, "p")
+            join(A, B)
+        arrive(A, name("stage_empty", c), s, 64, n)
+        wait_slot(A)
+        access(A, "W", name("slot", c), sl, n, "t")
+        request(B)
+        arrive(B, name("stage_empty", c), s, 64, n)
+        for th in (A, B):
+            wait_slot(th)
+            arrive(th, solved, sl, 64, n)
+        # T and P into the other CTA (one consumer: the pair form)
+        if p.pair_solver_waits_full:
+            wait(A, name("full", c), sl, n)
+        send(A, c, n, [("slot", "t"), ("slot", "p")])
+    else:  # two warps: A and P, the staging's release, T
+        S = ("solver", c, w)
+        wait(S, name("formed", c), s, n)
+        access(S, "R", name("stage", c), s, n, "vote")
+        if not exact:
+            request(S)
+            access(S, "R", name("stage", c), s, n, "tiles")
+            access(S, "R", name("kq", c), kq, n, "rows")
+            wait_slot(S)
+            access(S, "W", name("slot", c), sl, n, "p")
+        else:
+            if p.request_before_exact_read:
+                request(S)
+            wait_slot(S)
+            access(S, "R", name("raw", c), r, n, "raw")
+            access(S, "W", name("slot", c), sl, n, "p")
+            if not p.request_before_exact_read:
+                request(S)
+        arrive(S, name("stage_empty", c), s, 64, n)
+        wait_slot(S)
+        access(S, "W", name("slot", c), sl, n, "t")
+        arrive(S, solved, sl, 64, n)
 
 
 def check(p, consumers, blocks, exact_mask):
@@ -207,7 +263,7 @@ def check(p, consumers, blocks, exact_mask):
             waits.append(i)
     completion = {}  # (barrier, index, block) -> the nodes after which its phase is complete
     for key, nodes in arrivals.items():
-        if key[0] == "raw_full":
+        if key[0].startswith("raw_full"):
             completion[key], total = [tma_done[key[2]]], 1
         else:
             completion[key], total = nodes, sum(ops[x][3] for x in nodes)
@@ -267,7 +323,7 @@ def check(p, consumers, blocks, exact_mask):
         if op[0] in ("R", "W"):
             accesses[(op[1], op[2], op[4])].append((i, op[0], op[3]))
         elif op[0] == "issue":
-            accesses[("raw", op[2], "raw")] += [(i, "W", op[3]), (tma_done[op[3]], "W done", op[3])]
+            accesses[(op[1].replace("raw_full", "raw"), op[2], "raw")] += [(i, "W", op[3]), (tma_done[op[3]], "W done", op[3])]
     for key, items in accesses.items():
         for i, ki, bi in items:
             for j, kj, bj in items:

@@ -241,6 +241,41 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
       : "memory");
 }
 
+// ---------------------------------------------------------------------------------------------
+// A cluster's CTAs (the fused path's pair form): shared-memory addresses of the peer, arrivals on
+// its barriers, bulk copies into its shared memory, and the cluster's barrier.
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// The shared::cluster address of `p` (this CTA's shared memory) in CTA `rank` of the cluster.
+__device__ __forceinline__ uint32_t peer_address(const void* p, uint32_t rank) {
+  uint32_t a;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(a) : "r"(smem_u32(p)), "r"(rank));
+  return a;
+}
+// One arrival on another CTA's barrier (its shared::cluster address), with the default semantics
+// (release, CTA scope), as CUTLASS's cluster pipelines release a buffer that another CTA's copy
+// refills: the arriving thread's reads of its own shared memory are complete. (Release at cluster
+// scope also waits for the thread's global stores to be performed at that scope: the pair form's
+// consumer measured 1,100 cycles per block in its last segment against 540, docs/performance.md.)
+__device__ __forceinline__ void mbarrier_arrive_remote(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+// `bytes` (a multiple of 16, both 16-byte aligned) of this CTA's shared memory into another CTA's
+// (dst and bar: shared::cluster addresses), counted on that CTA's barrier `bar`.
+__device__ __forceinline__ void bulk_copy_to_peer(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+  asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+               "r"(smem_u32(src)), "r"(bytes), "r"(bar)
+               : "memory");
+}
+// Every thread of every CTA of the cluster: earlier accesses (to any CTA's shared memory) ordered
+// before anything after the barrier.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
 // A box of a 2-D tensor (TMA) from global to shared memory, counted on `bar` like bulk_copy: box
 // coordinates (x, y) in elements of the innermost and the outer dimension. `map` lives in kernel
 // parameter space (a __grid_constant__ parameter). Rows beyond the tensor's end arrive as zeros.
@@ -303,20 +338,33 @@ __device__ __forceinline__ void wait_for_prior_grid() { asm volatile("griddepcon
 // previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what
 // that kernel writes (or writes what that kernel reads). Captured into CUDA graphs as a programmatic
 // edge. Everything earlier in the stream than the previous kernel has completed when it starts.
+// launch_ex: the same where `after_prior`, and CTAs in clusters of `cluster` along x (1: none).
 template <typename... Params>
-int launch_after_prior_grid(void (*kernel)(Params...), dim3 grid, int threads, int smem, Stream stream,
-                            const Params&... p) {
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
+int launch_ex(void (*kernel)(Params...), dim3 grid, int threads, int smem, Stream stream, bool after_prior,
+              unsigned cluster, const Params&... p) {
+  cudaLaunchAttribute attr[2];
+  unsigned count = 0;
+  if (after_prior) {
+    attr[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[count++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cluster > 1) {
+    attr[count].id = cudaLaunchAttributeClusterDimension;
+    attr[count++].val.clusterDim = {cluster, 1, 1};
+  }
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = dim3(unsigned(threads));
   config.dynamicSmemBytes = size_t(smem);
   config.stream = reinterpret_cast<cudaStream_t>(stream);
   config.attrs = attr;
-  config.numAttrs = 1;
+  config.numAttrs = count;
   return int(cudaLaunchKernelEx(&config, kernel, p...));
+}
+template <typename... Params>
+int launch_after_prior_grid(void (*kernel)(Params...), dim3 grid, int threads, int smem, Stream stream,
+                            const Params&... p) {
+  return launch_ex(kernel, grid, threads, smem, stream, true, 1, p...);
 }
 
 // Raises a kernel's dynamic shared-memory limit once per device (the attribute is per device);

@@ -6,8 +6,10 @@
 // Correct for any length and any finite g: a long sequence only takes longer.
 //
 // One CTA per (sequence, value head, slice of 64 kConsumers value channels), four warpgroups
-// (fused_v64.cu: kConsumers = 1, two CTAs per head; fused_v128.cu: kConsumers = 2, one CTA per
-// head, which forms each block's key side once for all 128 channels):
+// (fused_v128.cu: kConsumers = 2, one CTA per head, which forms each block's key side once for all
+// 128 channels; fused_v64.cu: kConsumers = 1, the pair form: the head's two CTAs are a cluster,
+// and each forms every other block's key side, and w*v for both CTAs' channels, and copies it into
+// the other's shared memory (docs/design.md, "The fused path's pair form")):
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb and Qg into the block's kq (the consumers' operand, swizzled),
@@ -28,8 +30,9 @@
 //     their product over the block's tokens up to i):
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
-// Two slots alternate between blocks (full/solved/empty mbarriers); staging tiles and raw stages
-// alternate too, and three kq buffers take turns (Smem). The producer and the solvers form block
+// Two slots alternate between blocks (full/solved/empty mbarriers; in the pair form four, two per
+// CTA, each CTA's `full` of the other's slots counting the copy); staging tiles and raw stages
+// alternate too (over a CTA's own blocks), and three kq buffers take turns (the pair form: four). The producer and the solvers form block
 // n + 1 and n + 2 while the consumers run block n: only the stores into a slot wait for the
 // consumers to release it, so a solver's A -> T chain (about 2,500 SM cycles) spans two blocks of
 // the consumers.
@@ -99,6 +102,13 @@ struct Roles {
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static constexpr int kSliceV = kConsumerRows * kConsumers;  // value channels per CTA
   static constexpr int kSlices = kV / kSliceV;
+  // The pair form (one consumer): the head's two CTAs are a cluster, and each forms every other
+  // block's key side (and w*v for both slices) and copies it into the other's shared memory.
+  static constexpr int kCtas = kConsumers == 1 ? 2 : 1;  // CTAs that share a head's key side
+  static constexpr int kFormV = kSliceV * kCtas;         // value channels whose w*v a CTA forms: 128
+  static constexpr int kSlots = 2 * kCtas;               // slots of factors, two per forming CTA
+  static constexpr int kSlotsLog2 = kCtas;                // log2(kSlots)
+  static constexpr int kKqRing = kCtas == 2 ? 4 : 3;     // kq buffers (Smem)
   static constexpr int kSolverWarps = 4 / kConsumers;
   static constexpr int kSolverThreads = 32 * kSolverWarps;
   static constexpr int kFirstConsumer = kConsumers == 1 ? 1 : 2;                    // its warpgroup
@@ -122,7 +132,9 @@ struct Slot {
   float p[kBlk * kBlk];     // P, as T
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
   float d[kK];
-  float wv[kBlk][Roles<kConsumers>::kSliceV + 4];
+  // w*v of each CTA's slice ([cta][token slot][value channel]): in the pair form the forming CTA
+  // copies the other's part with t .. d (kPeerBytes).
+  float wv[Roles<kConsumers>::kCtas][kBlk][Roles<kConsumers>::kSliceV + 4];
 };
 // A (fp32), the inverse's input, a solver's own: its column halves apart (columns 8 h .. + 7 in
 // a[h]), each read and written by one warp only (on the exact path the warps that form A write
@@ -136,14 +148,13 @@ template <int kConsumers>
 struct RawStage {
   uint16_t q[kBlk][kK], k[kBlk][kK], b[kBlk][kK];
   float g[kBlk][kK];
-  uint16_t v[kBlk][Roles<kConsumers>::kSliceV], w[kBlk][Roles<kConsumers>::kSliceV];
+  uint16_t v[kBlk][Roles<kConsumers>::kFormV], w[kBlk][Roles<kConsumers>::kFormV];
 };
 using StageTile = float[kBlk][kStageLd];
 // [Kb; Qg] of one block, the consumers' first B operand and the solver's operand of A and P: rows
 // 0..15 Kb, 16..31 Qg (token slots), K = key channel, in the swizzled layout (kernel_params.h,
 // sw128), which the producer stores a token row at a time without bank conflicts.
 constexpr int kKqRows = 2 * kBlk;
-constexpr int kKqRing = 3;
 // The producer's stores rely on this form of sw128::offset (produce).
 constexpr bool kq_rows_by_xor() {
   for (int row = 0; row < kKqRows; ++row)
@@ -155,11 +166,16 @@ constexpr bool kq_rows_by_xor() {
 static_assert(kq_rows_by_xor(), "a kq row is row 0's words with bits 2-4 flipped, plus 32 words a row");
 template <int kConsumers>
 struct alignas(1024) Smem {
-  // Block n's [Kb; Qg] in kq[n % 3], written by the producer as it forms the block. Three deep
-  // without a barrier of its own: before forming block n the producer has waited (for block
-  // n - 1's slot) for the consumers' release of block n - 3, the last reader of kq[n % 3].
-  float kq[kKqRing][kKqRows * kK];
-  Slot<kConsumers> slot[2];
+  using R = Roles<kConsumers>;
+  // Block n's [Kb; Qg] in kq[n % kKqRing], written by the producer as it forms the block. Without
+  // a barrier of its own: in the 128-channel form (three deep) the producer has waited, before
+  // forming block n, for the consumers' release of block n - 3, the last reader of kq[n % 3] (for
+  // block n - 1's slot); in the pair form (four deep, as the slots) it waits for block n - 4's
+  // release before it stores kq.
+  float kq[R::kKqRing][kKqRows * kK];
+  Slot<kConsumers> slot[R::kSlots];
+  // The raw stages, staging tiles and votes of the CTA's own blocks m (block n = rank + kCtas m),
+  // by m % 2.
   RawStage<kConsumers> raw[2];
   // The producer's [token][channel] tile of block n in stage[n % 2]: k / r (rounded to TF32),
   // from which, with kq, the solver forms A and P.
@@ -169,8 +185,19 @@ struct alignas(1024) Smem {
   uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
   // Per slot: `full` (the producer's part: kq, w*v, D, Kend^T; with one consumer the solver's too),
   // `solved` (the solver's part, T and P, with two consumers: Roles::kSplitSlot), `empty`.
-  uint64_t full[2], solved[2], empty[2], raw_full[2], formed[2], stage_empty[2];
+  // In the pair form `full` of the other CTA's slots counts the consumer's one arrival and the
+  // bytes copied in, and `empty` of this CTA's slots both consumers' warps.
+  uint64_t full[R::kSlots], solved[R::kSlots], empty[R::kSlots], raw_full[2], formed[2], stage_empty[2];
 };
+// The bytes of a block that the forming CTA copies into the other's shared memory (pair form):
+// kq, the slot's t .. d and the other CTA's w*v.
+template <int kConsumers>
+constexpr uint32_t kPeerBytes = uint32_t(kKqRows * kK * sizeof(float) + offsetof(Slot<kConsumers>, wv) +
+                                         sizeof(Slot<kConsumers>::wv[0]));
+// One thread: `bytes` at `src` (this CTA) into the same offset of CTA `peer`, counted on `bar` there.
+__device__ __forceinline__ void send_to_peer(const void* src, uint32_t bytes, const uint64_t* bar, int peer) {
+  bulk_copy_to_peer(peer_address(src, peer), src, bytes, peer_address(bar, peer));
+}
 
 // The parameters with the TMA descriptors of the raw key-side inputs ([T][Hq K], boxes of 16
 // tokens x 128 channels) and of v and w in value.v_map / value.w_map ([T][Hv V], boxes of 16
@@ -269,8 +296,12 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   tma_load_2d(r.k, &p.k_map, it.hk * kK, y, bar);
   tma_load_2d(r.b, &p.b_map, it.hk * kK, y, bar);
   tma_load_2d(r.g, &p.g_map, it.hk * kK, y, bar);
-  tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + it.v0, y, bar);
-  tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + it.v0, y, bar);
+  // v and w of all the head's channels (kFormV = kV in both forms: the pair's forming CTA forms w*v
+  // for both slices).
+  static_assert(Roles<kConsumers>::kFormV == kV, "v and w boxes of a whole head");
+  const int v0 = Roles<kConsumers>::kCtas == 2 ? 0 : it.v0;  // 0 in both forms
+  tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + v0, y, bar);
+  tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + v0, y, bar);
 }
 
 // selp: a choice between two registers that stays one (a ternary on array elements became an
@@ -541,26 +572,29 @@ __device__ __forceinline__ void solver_sync(int w) {
 // registers, so only the stores into the slot wait for the consumers to release it (block n - 2):
 // the two solvers' chains overlap the consumers' blocks.
 template <int kConsumers>
-__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm) {
+__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
   using R = Roles<kConsumers>;
   const int c0 = threadIdx.x - R::kFirstSolverThread, w = c0 / R::kSolverThreads;
   const int c = c0 % R::kSolverThreads, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
-  for (int n = w; n < bl.count; n += kSolvers) {
-    Slot<kConsumers>& slot = sm.slot[n & 1];
-    const StageTile& stage = sm.stage[n & 1];
-    const float* kq = sm.kq[n % kKqRing];
+  // The CTA's own blocks m (block n = rank + kCtas m), every other one per solver.
+  for (int n = rank + R::kCtas * w; n < bl.count; n += R::kCtas * kSolvers) {
+    const int m = (n - rank) / R::kCtas;
+    const int si = n & (R::kSlots - 1);
+    Slot<kConsumers>& slot = sm.slot[si];
+    const StageTile& stage = sm.stage[m & 1];
+    const float* kq = sm.kq[n % R::kKqRing];
     const int len = bl.len(n);
-    auto wait_slot = [&] {  // the consumers have released the slot (block n - 2)
-      if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
+      if (n >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((n >> R::kSlotsLog2) - 1) & 1);
     };
-    mbarrier_wait(&sm.formed[n & 1], uint32_t(n >> 1) & 1);
-    const bool fast = sm.fast[n & 1];
-    // The raw inputs of block n + 2 go into raw stage n % 2 once nothing reads it: on the
+    mbarrier_wait(&sm.formed[m & 1], uint32_t(m >> 1) & 1);
+    const bool fast = sm.fast[m & 1];
+    // The raw inputs of own block m + 2 go into raw stage m % 2 once nothing reads it: on the
     // tensor-core path at once (the producer read it before formed), on the exact path after the
     // solver's second barrier.
     auto request = [&] {
-      if (n + 2 < bl.count) issue_raw(p, it, bl, n + 2, sm.raw[n & 1], &sm.raw_full[n & 1]);
+      if (n + 2 * R::kCtas < bl.count) issue_raw(p, it, bl, n + 2 * R::kCtas, sm.raw[m & 1], &sm.raw_full[m & 1]);
     };
     if constexpr (kConsumers == 1) {
       // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
@@ -573,18 +607,18 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       } else {
         wait_slot();
         solver_sync<kConsumers>(w);  // every warp's reads of A for block n - 2 done
-        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
         solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
       }
       if (warp < 2) {
-        mbarrier_arrive(&sm.stage_empty[n & 1]);
+        mbarrier_arrive(&sm.stage_empty[m & 1]);
         __syncwarp();  // the warp's A before its part of the inverse reads it
-        invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+        invert(sm.a[w], sm.t22[w][(m / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
       } else {
         if (c == 96) request();
-        mbarrier_arrive(&sm.stage_empty[n & 1]);
+        mbarrier_arrive(&sm.stage_empty[m & 1]);
       }
-      wait_slot();  // every thread, so that no arrival for block n lands in block n - 2's phase
+      wait_slot();  // every thread, so that no arrival for block n lands in block n - kSlots' phase
     } else {
       // Each warp forms its column half of A and P and releases the staging (so that the producer
       // can stage block n + 2 during the inverse); then each warp does its part of the inverse.
@@ -594,17 +628,26 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       } else {
         wait_slot();
         solver_sync<kConsumers>(w);  // both warps' reads of A for block n - 2 done
-        exact_ap(sm.raw[n & 1], len, scale, sm.a[w], slot, warp, lane);
+        exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
         solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
         if (c == 0) request();
       }
-      mbarrier_arrive(&sm.stage_empty[n & 1]);
+      mbarrier_arrive(&sm.stage_empty[m & 1]);
       __syncwarp();  // the warp's A before its part of the inverse reads it
-      invert(sm.a[w], sm.t22[w][(n / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+      invert(sm.a[w], sm.t22[w][(m / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
-    fence_proxy_async();  // this thread's writes of the slot before the products read them
+    fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedSolvedNs, global_timer_ns());
-    mbarrier_arrive(R::kSplitSlot ? &sm.solved[n & 1] : &sm.full[n & 1]);
+    mbarrier_arrive(R::kSplitSlot ? &sm.solved[si] : &sm.full[si]);
+    if constexpr (R::kCtas == 2) {
+      // The pair form: once the block is complete here, the solver's part (T and P) into the other
+      // CTA, counted on that CTA's `full` (the producer sends its part: produce). That CTA's
+      // consumer has released the slot (block n - 4): this solver waited for it before storing.
+      if (c == 0) {
+        mbarrier_wait(&sm.full[si], uint32_t(n >> R::kSlotsLog2) & 1);
+        send_to_peer(&slot, uint32_t(offsetof(Slot<kConsumers>, kend)), &sm.full[si], rank ^ 1);
+      }
+    }
   }
 }
 
@@ -612,22 +655,29 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
 // and its part of the slot in slot n % 2 once the consumers have released it. The raw inputs of
 // block n arrive in raw stage n % 2, copied two blocks ahead.
 template <int kConsumers>
-__device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm) {
+__device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
+  using R = Roles<kConsumers>;
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
 #ifdef GDN2_PHASE1_TIMELINE
   int exact_blocks = 0;
 #endif
-  for (int n = 0; n < bl.count; ++n) {
-    Slot<kConsumers>& slot = sm.slot[n & 1];
-    RawStage<kConsumers>& raw = sm.raw[n & 1];
+  // The CTA's own blocks m: block n = rank + kCtas m.
+  for (int n = rank; n < bl.count; n += R::kCtas) {
+    const int m = (n - rank) / R::kCtas;
+    const int si = n & (R::kSlots - 1);
+    Slot<kConsumers>& slot = sm.slot[si];
+    RawStage<kConsumers>& raw = sm.raw[m & 1];
     const int len = bl.len(n);
-    StageTile& stage = sm.stage[n & 1];
-    float* kq = sm.kq[n % kKqRing];  // free: the wait for block n - 3's release came one block earlier (Smem)
-    mbarrier_wait(&sm.raw_full[n & 1], uint32_t(n >> 1) & 1);
+    StageTile& stage = sm.stage[m & 1];
+    float* kq = sm.kq[n % R::kKqRing];  // free: see Smem
+    auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
+      if (n >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((n >> R::kSlotsLog2) - 1) & 1);
+    };
+    mbarrier_wait(&sm.raw_full[m & 1], uint32_t(m >> 1) & 1);
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
-    if (n >= 2) mbarrier_wait(&sm.stage_empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    if (m >= 2) mbarrier_wait(&sm.stage_empty[m & 1], uint32_t((m >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
     // into the staging tile (rounded to TF32). The block's column is read into registers first,
     // all loads unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and
@@ -676,16 +726,19 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     // across the loop (the producer's 96 spilled).
     int x0;
     asm volatile("mov.b32 %0, %1;" : "=r"(x0) : "r"(sw128::offset(0, c, kKqRows)));
+    if constexpr (R::kCtas == 2) wait_slot();  // kq[n % 4]'s last readers: block n - 4 (Smem)
 #pragma unroll
     for (int t = 0; t < kBlk; ++t) {
       const int row = k_at_position(t), at = (x0 ^ ((row & 7) << 2)) + 32 * row;
       kq[at] = bb[t];
       kq[at + 32 * kBlk] = qq[t];
     }
-    // w v of token c / 8, value channels 8 (c % 8) + 64 h .. + 7 (h < kConsumers).
-    float wv[8 * kConsumers];
+    // w v of token c / 8, value channels 8 (c % 8) + 64 h .. + 7 (h < 2: the two consumers, or in
+    // the pair form the two CTAs).
+    constexpr int kHalves = R::kFormV / kConsumerRows;
+    float wv[8 * kHalves];
 #pragma unroll
-    for (int h = 0; h < kConsumers; ++h) {
+    for (int h = 0; h < kHalves; ++h) {
       const int tok = c / 8;
       const uint4 vv = *reinterpret_cast<const uint4*>(&raw.v[tok][8 * (c % 8) + kConsumerRows * h]);
       const uint4 ww = *reinterpret_cast<const uint4*>(&raw.w[tok][8 * (c % 8) + kConsumerRows * h]);
@@ -698,9 +751,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     }
     // The staging, the raw stage's last read (on an exact block, its d written over g) and the vote
     // to the solver; then the slot's part of the producer once the consumers have released it
-    // (block n - 2).
+    // (block n - kSlots; in the pair form waited for before kq).
     const bool fast = producer_sync_and(ok);
-    if (c == 0) sm.fast[n & 1] = fast;
+    if (c == 0) sm.fast[m & 1] = fast;
 #ifdef GDN2_PHASE1_TIMELINE
     exact_blocks += fast ? 0 : 1;
 #endif
@@ -709,9 +762,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
       for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
-    mbarrier_arrive(&sm.formed[n & 1]);
+    mbarrier_arrive(&sm.formed[m & 1]);
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedFormedNs, global_timer_ns());
-    if (n >= 2) mbarrier_wait(&sm.empty[n & 1], uint32_t((n >> 1) - 1) & 1);
+    if constexpr (R::kCtas == 1) wait_slot();
     {
       float e = 1.f, ke[kBlk];
 #pragma unroll
@@ -720,19 +773,33 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
         e *= d[t];
       }
 #pragma unroll
-      for (int m = 0; m < kBlk / 4; ++m)
-        *reinterpret_cast<float4*>(&slot.kend[kmajor_offset(slot_row, 4 * m, kBlk)]) =
-            make_float4(round_tf32(ke[4 * m]), round_tf32(ke[4 * m + 1]), round_tf32(ke[4 * m + 2]), round_tf32(ke[4 * m + 3]));
+      for (int u = 0; u < kBlk / 4; ++u)
+        *reinterpret_cast<float4*>(&slot.kend[kmajor_offset(slot_row, 4 * u, kBlk)]) =
+            make_float4(round_tf32(ke[4 * u]), round_tf32(ke[4 * u + 1]), round_tf32(ke[4 * u + 2]), round_tf32(ke[4 * u + 3]));
       slot.d[slot_row] = r;
 #pragma unroll
-      for (int h = 0; h < kConsumers; ++h) {
-        float* dst = &slot.wv[k_at_position(c / 8)][8 * (c % 8) + kConsumerRows * h];
+      for (int h = 0; h < kHalves; ++h) {
+        float* dst = R::kCtas == 2 ? &slot.wv[h][k_at_position(c / 8)][8 * (c % 8)]
+                                   : &slot.wv[0][k_at_position(c / 8)][8 * (c % 8) + kConsumerRows * h];
         *reinterpret_cast<float4*>(dst) = make_float4(wv[8 * h], wv[8 * h + 1], wv[8 * h + 2], wv[8 * h + 3]);
         *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[8 * h + 4], wv[8 * h + 5], wv[8 * h + 6], wv[8 * h + 7]);
       }
     }
-    fence_proxy_async();  // this thread's writes of the slot before the products read them
-    mbarrier_arrive(&sm.full[n & 1]);
+    fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
+    mbarrier_arrive(&sm.full[si]);
+    if constexpr (R::kCtas == 2) {
+      // The pair form: the producer's part (kq, Kend^T, D, the other CTA's w*v) into the other CTA
+      // once every producer thread has stored it, counted on that CTA's `full`. Its consumer has
+      // released the slot and kq there (block n - 4): waited for before kq.
+      asm volatile("bar.sync %0, %1;\n" ::"n"(kProducerBarrier), "n"(kWarpgroup) : "memory");
+      if (c == 0) {
+        const int peer = rank ^ 1;
+        send_to_peer(kq, kKqRows * kK * sizeof(float), &sm.full[si], peer);
+        send_to_peer(&slot.kend, uint32_t(offsetof(Slot<kConsumers>, wv) - offsetof(Slot<kConsumers>, kend)),
+                     &sm.full[si], peer);
+        send_to_peer(&slot.wv[peer], sizeof(slot.wv[peer]), &sm.full[si], peer);
+      }
+    }
   }
 #ifdef GDN2_PHASE1_TIMELINE
   if (c == 0) GDN2_FUSED_MARK(kFusedExactBlocks, exact_blocks);
@@ -742,7 +809,9 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
 // accumulator (value channels of the CTA); S^T's columns are key channels in slot order.
 template <int kConsumers>
-__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int ci) {
+__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int ci,
+                        int rank) {
+  using R = Roles<kConsumers>;
   const StatePassParams& pv = p.r.value;
   const int tid = threadIdx.x - (Roles<kConsumers>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
@@ -758,9 +827,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
+  const int peer = rank ^ 1;  // the pair form's other CTA
   for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
-    Slot<kConsumers>& slot = sm.slot[n & 1];
-    const uint64_t kq_desc = sw128_desc<kKqRows>(sm.kq[n % kKqRing], 0);
+    const int si = n & (R::kSlots - 1);
+    const uint32_t parity = uint32_t(n >> R::kSlotsLog2) & 1;
+    const bool own = R::kCtas == 1 || (n & 1) == rank;  // formed by this CTA
+    Slot<kConsumers>& slot = sm.slot[si];
+    float* const kq = sm.kq[n % R::kKqRing];
+    const uint64_t kq_desc = sw128_desc<kKqRows>(kq, 0);
     auto kq_step = [&](int first) {  // the descriptor of kq's k-step first + s
       return [=](int s) { return sw128_desc_at_step<kKqRows>(kq_desc, first + s); };
     };
@@ -775,7 +849,10 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // The first product and w*v need only the producer's part: with two consumers they run while
     // the block's solver may still be forming T and P. (With one, the early start slowed the
     // steady state: docs/performance.md, "The slot's barrier split".)
-    mbarrier_wait(&sm.full[n & 1], uint32_t(n >> 1) & 1);
+    // Pair form: a block the other CTA formed arrives by its copy (solve): the one arrival here,
+    // and the bytes.
+    if (R::kCtas == 2 && !own && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers>);
+    mbarrier_wait(&sm.full[si], parity);
     if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
     float x[16];
     fence_operands(x);
@@ -799,7 +876,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = slot.wv[8 * j + 2 * tq + e][row + 8 * h];
+        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = slot.wv[R::kCtas == 2 ? rank : 0][8 * j + 2 * tq + e][row + 8 * h];
     wgmma_wait<0>();
     fence_operands(x);
     fence_operands(sa);
@@ -808,7 +885,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
     uint32_t ra[8];
     acc_to_a<2>(rt, ra);
-    if constexpr (Roles<kConsumers>::kSplitSlot) mbarrier_wait(&sm.solved[n & 1], uint32_t(n >> 1) & 1);
+    if constexpr (R::kSplitSlot) mbarrier_wait(&sm.solved[si], parity);
     float u[8];
     fence_operands(u);
     fence_operands(ra);
@@ -840,7 +917,15 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     fence_operands(on);
     fence_operands(st);
     fence_operands(ua);
-    mbarrier_arrive(&sm.empty[n & 1]);
+    if constexpr (R::kCtas == 1) {
+      mbarrier_arrive(&sm.empty[si]);
+    } else {  // one arrival per warp, on the forming CTA's barrier
+      __syncwarp();
+      if (lane == 0) {
+        if (own) mbarrier_arrive(&sm.empty[si]);
+        else mbarrier_arrive_remote(peer_address(&sm.empty[si], peer));
+      }
+    }
 
 #pragma unroll
     for (int j = 0; j < 2; ++j)
@@ -905,36 +990,50 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     GDN2_FUSED_MARK(kFusedBlocks, bl.count);
   }
 #endif
+  // The pair form: the head's two CTAs are a cluster (rank = item % 2, the slice), and each forms
+  // the blocks n with n % 2 = rank.
+  const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
-    for (int k = 0; k < 2; ++k) {
-      // The producer's threads, and the slot's solver's on `full` or `solved`.
-      mbarrier_init(&sm.full[k], kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads));
+    for (int k = 0; k < R::kSlots; ++k) {
+      // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
+      // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
+      const bool own = R::kCtas == 1 || (k & 1) == rank;
+      mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
       mbarrier_init(&sm.solved[k], R::kSolverThreads);
-      mbarrier_init(&sm.formed[k], kWarpgroup);
-      mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
-      mbarrier_init(&sm.empty[k], kConsumers * kWarpgroup);
-      mbarrier_init(&sm.raw_full[k], 1);
+      if (k < 2) {  // the rings of the CTA's own blocks
+        mbarrier_init(&sm.formed[k], kWarpgroup);
+        mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
+      }
+      // Every consumer thread; in the pair form each warp of both CTAs' consumers.
+      mbarrier_init(&sm.empty[k], R::kCtas == 2 ? 2 * kWarpgroup / 32 : kConsumers * kWarpgroup);
+      if (k < 2) mbarrier_init(&sm.raw_full[k], 1);
     }
     fence_barrier_init();
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-    for (int k = 0; k < 2 && k < bl.count; ++k) issue_raw(p, it, bl, k, sm.raw[k], &sm.raw_full[k]);
+    for (int k = 0; k < 2 && rank + R::kCtas * k < bl.count; ++k)
+      issue_raw(p, it, bl, rank + R::kCtas * k, sm.raw[k], &sm.raw_full[k]);
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
   }
-  __syncthreads();
+  // Both CTAs' barriers initialised before either arrives on or copies into the other's.
+  if constexpr (R::kCtas == 2) cluster_sync();
+  else __syncthreads();
   // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
   // be executed by whole warpgroups).
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
-    produce(p, bl, sm);
+    produce(p, bl, sm, rank);
   } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
-    consume(p, it, bl, sm, wg - R::kFirstConsumer);
+    consume(p, it, bl, sm, wg - R::kFirstConsumer, rank);
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
-    solve(p, it, bl, sm);
+    solve(p, it, bl, sm, rank);
   }
+  // Neither CTA of a pair exits while the other may still arrive on its barriers (the consumers'
+  // release) or its copies may still read its shared memory.
+  if constexpr (R::kCtas == 2) cluster_sync();
 }
 
 }  // namespace gdn2::kernels::fused
@@ -957,7 +1056,7 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const cuuint64_t T = cuuint64_t(v.seq.T), key_cols = cuuint64_t(v.Hq) * kK, value_cols = cuuint64_t(v.Hv) * kV;
   const cuuint64_t key_dims[2] = {key_cols, T}, value_dims[2] = {value_cols, T};
   const cuuint64_t key16[1] = {key_cols * 2}, key32[1] = {key_cols * 4}, value16[1] = {value_cols * 2};
-  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {R::kSliceV, kBlk};
+  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {R::kFormV, kBlk};  // v, w: whole heads (issue_raw)
   constexpr auto kBf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   constexpr auto kNone = CU_TENSOR_MAP_SWIZZLE_NONE;
   err = encode_tiled_map(&p.q_map, kBf16, 2, r.q, key_dims, key16, key_box, kNone);
@@ -975,8 +1074,8 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
-    if (after_prior) {
-      err = launch_after_prior_grid(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, p);
+    if (after_prior || R::kCtas > 1) {  // the pair form's CTAs in clusters of two (a head's slices)
+      err = launch_ex(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
       if (err != 0) return err;
     } else {
       fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);

@@ -1,5 +1,6 @@
-// The fused path with one consumer warpgroup (fused.cuh): two CTAs per (sequence, value head), 64
-// value channels each; for problems whose CTAs fit in one wave.
+// The fused path's pair form (fused.cuh): two CTAs per (sequence, value head), 64 value channels
+// each, one consumer warpgroup each, as a cluster that shares the head's key side (each CTA forms
+// every other block); for problems whose CTAs fit in one wave.
 #include "kernels/fused.cuh"
 
 namespace gdn2::kernels {

@@ -240,9 +240,10 @@ inline constexpr int kRecurrentSlices = 8, kRecurrentCtasPerSm = 2;
 int launch_recurrent(const RecurrentParams& p, Stream stream);
 // The fused path: 16-token blocks, key side and value side in one kernel (fused.cuh); the same
 // parameters as the recurrent path. Its CTAs are (sequence, value head, slice of V / fused_slices
-// channels), one per SM at a time: two 64-channel slices per head (fused_v64.cu) where they fit in
-// one wave, else the whole head (fused_v128.cu), which forms each block's key side once for all
-// its channels and halves the waves.
+// channels), one per SM at a time: two 64-channel slices per head (fused_v64.cu, a cluster of two
+// CTAs that each form every other block's key side) where they fit in one wave, else the whole
+// head (fused_v128.cu), which forms each block's key side once for all its channels and halves the
+// waves.
 inline constexpr int fused_slices(int64_t heads, int64_t sms) { return 2 * heads <= sms ? 2 : 1; }
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);

@@ -17,32 +17,41 @@ _spec.loader.exec_module(model)
 Protocol = model.Protocol
 
 
-@pytest.mark.parametrize("rings", [(2, 2, 2, 3), (3, 2, 2, 4), (2, 3, 2, 3), (2, 2, 3, 3)])
+@pytest.mark.parametrize("rings", [(2, 2, 2, 3, 4), (3, 2, 2, 4, 6), (2, 3, 2, 3, 4), (2, 2, 3, 3, 4)])
 def test_rings_check_clean(rings):
-    # src/kernels/fused.cuh (two of each, three kq buffers), and one ring deeper at a time (a third
-    # slot needs a fourth kq buffer: the producer's wait for a slot then comes a block later)
-    count, first = model.sweep(Protocol(*rings), max_blocks=7)
+    # src/kernels/fused.cuh (two of each, three kq buffers; the pair form four slots and four kq
+    # buffers), and one ring deeper at a time (a third slot needs a fourth kq buffer: the producer's
+    # wait for a slot then comes a block later; in the pair form six slots need six kq buffers)
+    *depths, pair_kq = rings
+    count, first = model.sweep(Protocol(*depths, pair_kq=pair_kq), max_blocks=7)
     assert count == 2 * (2 ** 8 - 2)
     assert first is None, first
 
 
 @pytest.mark.parametrize("fault, consumers, expected", [
     # the producer stores into a slot the consumers may still read
-    (dict(producer_waits_slot=False), 1, "race on ('slot'"),
+    (dict(producer_waits_slot=False), 2, "race on ('slot'"),
     # it forms a block into staging tiles a solver may still read
     (dict(producer_waits_stage=False), 2, "race on ('stage'"),
     # the raw inputs requested one block further ahead than there are raw stages: a block is
     # never requested, and the producer would wait for it forever
-    (dict(raw_lookahead=3), 1, "a wait for a phase without arrivals: ('wait', 'raw_full'"),
+    (dict(raw_lookahead=3), 2, "a wait for a phase without arrivals: ('wait', 'raw_full'"),
     # the next raw inputs requested before the exact path has read this block's
     (dict(request_before_exact_read=True), 2, "race on ('raw'"),
     # two kq buffers: the producer writes block n + 2's [Kb; Qg] while the consumers may still
     # read block n's (its only wait is for the release of block n - 1)
-    (dict(kq=2), 1, "race on ('kq'"),
     (dict(kq=2), 2, "race on ('kq'"),
     (dict(slots=3, kq=3), 2, "race on ('kq'"),
     # two consumers read T and P on the producer's arrival alone
     (dict(consumer_waits_solved=False), 2, "race on ('slot'"),
+    # the pair form: kq stored before the slot's release (block n - 4's readers: both consumers
+    # and the copy); three kq buffers; T and P sent before the other solver warps have stored P
+    (dict(pair_producer_waits_before_kq=False), 1, "race on ('kq@"),
+    (dict(pair_kq=3), 1, "race on ('kq@"),
+    (dict(pair_solver_waits_full=False), 1, "race on ('slot@"),
+    # the pair form's slot stores without the wait for their release: the next phase's arrivals
+    # may land in this one's, on both CTAs' barriers
+    (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 1, "an arrival for block 4 may land"),
 ])
 def test_faults_are_found(fault, consumers, expected):
     _, first = model.sweep(Protocol(**fault), max_blocks=5, forms=(consumers,))
@@ -70,8 +79,11 @@ def test_defaults_are_the_kernels_rings():
     # (and this test) brought along.
     src = (ROOT / "src" / "kernels" / "fused.cuh").read_text()
     depth = {name: re.search(pattern, src) for name, pattern in
-             {"slots": r"Slot<kConsumers> slot\[(\d+)\];", "raw": r"RawStage<kConsumers> raw\[(\d+)\];",
-              "stages": r"StageTile stage\[(\d+)\];", "kq": r"constexpr int kKqRing = (\d+);"}.items()}
+             {"slots": r"kSlots = (\d+) \* kCtas;", "raw": r"RawStage<kConsumers> raw\[(\d+)\];",
+              "stages": r"StageTile stage\[(\d+)\];", "pair_kq": r"kKqRing = kCtas == 2 \? (\d+) : \d+;",
+              "kq": r"kKqRing = kCtas == 2 \? \d+ : (\d+);"}.items()}
     assert all(depth.values()), "fused.cuh's Smem no longer declares its rings as the model expects"
+    assert re.search(r"Slot<kConsumers> slot\[R::kSlots\];", src) and re.search(r"float kq\[R::kKqRing\]", src)
     p = Protocol()
-    assert (p.slots, p.raw, p.stages, p.kq) == tuple(int(depth[k].group(1)) for k in ("slots", "raw", "stages", "kq"))
+    keys = ("slots", "raw", "stages", "kq", "pair_kq")
+    assert (p.slots, p.raw, p.stages, p.kq, p.pair_kq) == tuple(int(depth[k].group(1)) for k in keys)
