@@ -9,7 +9,7 @@
 // (fused_v128.cu: kConsumers = 2, one CTA per head, which forms each block's key side once for all
 // 128 channels; fused_v64.cu: kConsumers = 1, the pair form: the head's two CTAs are a cluster,
 // and each forms every other block's key side, and w*v for both CTAs' channels, and copies it into
-// the other's shared memory (docs/design.md, "The fused path's pair form")):
+// the other's shared memory (docs/design.md, "The pair form")):
 //   - the producer forms each block's key-side factors from the raw q, k, b, g (TMA boxes, two
 //     blocks ahead), one thread per key channel over the block's 16 tokens, where the decays are
 //     running products in [0, 1]: Kb and Qg into the block's kq (the consumers' operand, swizzled),
@@ -32,10 +32,10 @@
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
 // Two slots alternate between blocks (full/solved/empty mbarriers; in the pair form four, two per
 // CTA, each CTA's `full` of the other's slots counting the copy); staging tiles and raw stages
-// alternate too (over a CTA's own blocks), and three kq buffers take turns (the pair form: four). The producer and the solvers form block
-// n + 1 and n + 2 while the consumers run block n: only the stores into a slot wait for the
-// consumers to release it, so a solver's A -> T chain (about 2,500 SM cycles) spans two blocks of
-// the consumers.
+// alternate too (over a CTA's own blocks), and three kq buffers take turns (the pair form: four).
+// The producer and the solvers form the next blocks while the consumers run block n: only the
+// stores into a slot wait for the consumers to release it, so a solver's A -> T chain (about 2,500
+// SM cycles) spans two blocks of the consumers.
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
@@ -177,7 +177,7 @@ struct alignas(1024) Smem {
   // The raw stages, staging tiles and votes of the CTA's own blocks m (block n = rank + kCtas m),
   // by m % 2.
   RawStage<kConsumers> raw[2];
-  // The producer's [token][channel] tile of block n in stage[n % 2]: k / r (rounded to TF32),
+  // The producer's [token][channel] tile of own block m in stage[m % 2]: k / r (rounded to TF32),
   // from which, with kq, the solver forms A and P.
   StageTile stage[2];
   ATile a[kSolvers];
@@ -299,7 +299,8 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   // v and w of all the head's channels (kFormV = kV in both forms: the pair's forming CTA forms w*v
   // for both slices).
   static_assert(Roles<kConsumers>::kFormV == kV, "v and w boxes of a whole head");
-  const int v0 = Roles<kConsumers>::kCtas == 2 ? 0 : it.v0;  // 0 in both forms
+  // it.v0 is 0 in the 128-channel form too: read there as before, so that its code stays main's.
+  const int v0 = Roles<kConsumers>::kCtas == 2 ? 0 : it.v0;
   tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + v0, y, bar);
   tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + v0, y, bar);
 }
@@ -566,11 +567,12 @@ __device__ __forceinline__ void solver_sync(int w) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers>::kSolverThreads) : "memory");
 }
 
-// Solver w, per block n with n % 2 = w once the producer has formed its part (formed): A and P,
-// T and the request of block n + 2's raw inputs; then the arrival on the block's `solved` barrier
-// (`full` with one consumer: Roles::kSplitSlot). A is the solver's own tile and T is formed in
-// registers, so only the stores into the slot wait for the consumers to release it (block n - 2):
-// the two solvers' chains overlap the consumers' blocks.
+// Solver w, per own block m with m % 2 = w (block n; in the 128-channel form m = n) once the
+// producer has formed its part (formed): A and P, T and the request of own block m + 2's raw
+// inputs; then the arrival on the block's `solved` barrier (`full` with one consumer:
+// Roles::kSplitSlot), and in the pair form the copy of T and P into the other CTA. A is the
+// solver's own tile and T is formed in registers, so only the stores into the slot wait for the
+// consumers to release it (block n - kSlots): the two solvers' chains overlap the consumers' blocks.
 template <int kConsumers>
 __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
   using R = Roles<kConsumers>;
@@ -606,9 +608,9 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
         tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // every warp's reads of A for block n - 2 done
+        solver_sync<kConsumers>(w);  // every warp's reads of A for its previous block done
         exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage m % 2 done
       }
       if (warp < 2) {
         mbarrier_arrive(&sm.stage_empty[m & 1]);
@@ -627,9 +629,9 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
         tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // both warps' reads of A for block n - 2 done
+        solver_sync<kConsumers>(w);  // both warps' reads of A for its previous block done
         exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage n % 2 done
+        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage m % 2 done
         if (c == 0) request();
       }
       mbarrier_arrive(&sm.stage_empty[m & 1]);
@@ -651,9 +653,10 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
   }
 }
 
-// Warpgroup 0: every block of the item, its [Kb; Qg] in kq[n % 3], its staging tile in stage n % 2
-// and its part of the slot in slot n % 2 once the consumers have released it. The raw inputs of
-// block n arrive in raw stage n % 2, copied two blocks ahead.
+// Warpgroup 0: every block of the item the CTA forms (own block m: block n = rank + kCtas m), its
+// [Kb; Qg] in kq[n % kKqRing], its staging tile in stage m % 2 and its part of the slot in slot
+// n % kSlots once the consumers have released it (in the pair form, then sent into the other CTA).
+// The raw inputs of own block m arrive in raw stage m % 2, copied two own blocks ahead.
 template <int kConsumers>
 __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
   using R = Roles<kConsumers>;
@@ -871,12 +874,13 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     }
     wgmma_commit();
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
+    const auto& wv = slot.wv[R::kCtas == 2 ? rank : 0];  // this CTA's channels
 #pragma unroll
     for (int j = 0; j < 2; ++j)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = slot.wv[R::kCtas == 2 ? rank : 0][8 * j + 2 * tq + e][row + 8 * h];
+        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = wv[8 * j + 2 * tq + e][row + 8 * h];
     wgmma_wait<0>();
     fence_operands(x);
     fence_operands(sa);
