@@ -206,6 +206,13 @@ std::vector<Case> the_matrix() {
   m.push_back(fused_case(make_case("fused-mha-rand20", offsets_of(random_lengths(20, 1, 150, 109)), 2, 2, true,
                                    false, true)));
   m.push_back(fused_case(make_case("fused-gva4-T200", {0, 200}, 1, 4, false, false, false)));
+  // The pair form (the 64-channel form's two CTAs of a head as a cluster, each forming every other
+  // block): 19, 9, 2 and 1 blocks, so that each CTA's rings and the four slots wrap several times
+  // and one CTA of a 1-block sequence forms nothing; gentle, then mostly exact blocks at both parities.
+  m.push_back(fused_case(make_case("fused-pair-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, false)));
+  Case pair_strong = make_case("fused-pair-strong-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, true);
+  pair_strong.max_log_decay = 60.f;
+  m.push_back(fused_case(pair_strong));
   m.push_back(fused_case(make_case("fault-cu-fused", {0, 40, 30, 120, 100}, 2, 4, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/200)));
   m.push_back(fused_case(make_case("fault-g-fused", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));

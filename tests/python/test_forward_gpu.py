@@ -243,6 +243,17 @@ def test_fused_longest_first(decay):
     run_case(lengths, 4, 8, initial=True, final=True, decay=decay, seed=11, algorithm="fused")
 
 
+# The fused path's pair form (the 64-channel form: a head's two CTAs as a cluster, each forming
+# every other block, fused.cuh Roles::kCtas): 19, 9, 2 and 1 blocks per sequence, so that each
+# CTA's rings and the four slots wrap several times and one CTA of a 1-block sequence forms
+# nothing; gentle and strong blocks at both parities (the exact path for A and P in the strong
+# ones), MHA and GVA; 2 N Hv <= 132 CTAs.
+@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0)], ids=["model", "mixed50", "u50"])
+@pytest.mark.parametrize("hq,hv", [(16, 16), (4, 8)], ids=["mha16", "gva2"])
+def test_fused_pair_form(decay, hq, hv):
+    run_case((300, 129, 17, 1), hq, hv, initial=True, final=True, decay=decay, seed=12, algorithm="fused")
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)
