@@ -256,10 +256,13 @@ __device__ __forceinline__ uint32_t peer_address(const void* p, uint32_t rank) {
   return a;
 }
 // One arrival on another CTA's barrier (its shared::cluster address), with the default semantics
-// (release, CTA scope), as CUTLASS's cluster pipelines release a buffer that another CTA's copy
-// refills: the arriving thread's reads of its own shared memory are complete. (Release at cluster
-// scope also waits for the thread's global stores to be performed at that scope: the pair form's
-// consumer measured 1,100 cycles per block in its last segment against 540, docs/performance.md.)
+// (release, CTA scope), as CUTLASS's cluster pipelines (ClusterBarrier::arrive(cta_id)) release a
+// buffer that another CTA's copy refills: the arriving thread's reads of its own shared memory have
+// completed (their values are consumed before the arrival). The PTX memory model alone would ask
+// for cluster scope on both sides (and a proxy fence before an async-proxy copy overwrites what
+// generic loads read); this rests on that practice. (Release at cluster
+// scope, which also orders the thread's earlier global stores at that scope, cost the pair form's
+// consumer 1,100 cycles per block in its last segment against 540: docs/performance.md.)
 __device__ __forceinline__ void mbarrier_arrive_remote(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
