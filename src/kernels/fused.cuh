@@ -852,8 +852,8 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // The first product and w*v need only the producer's part: with two consumers they run while
     // the block's solver may still be forming T and P. (With one, the early start slowed the
     // steady state: docs/performance.md, "The slot's barrier split".)
-    // Pair form: a block the other CTA formed arrives by its copy (solve): the one arrival here,
-    // and the bytes.
+    // Pair form: a block the other CTA formed arrives by its copies (produce, solve): the one
+    // arrival here, and the bytes.
     if (R::kCtas == 2 && !own && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers>);
     mbarrier_wait(&sm.full[si], parity);
     if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
