@@ -278,7 +278,9 @@ Status check_forward(const ForwardArgs& a) {
 // H200 (docs/performance.md, "The fused path for batches", step 4, and "The chunked estimate per
 // round of pass CTAs"), the fused ones on an H100 since the exact path by columns ("kAuto's fused
 // estimates refitted": the fused path is bound by the SMs, not HBM, B8x2K taking 290.3 us on both
-// GPUs with the same kernels, while the chunked path is up to 30% slower on the H100's HBM):
+// GPUs with the same kernels, while the chunked path is up to 30% slower on the H100's HBM); the
+// 64-channel form's refitted again for the pair form ("The pair form's first tests, S1's cluster
+// wait and kAuto's refit"):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
@@ -302,7 +304,7 @@ constexpr double kFusedMarginV64 = 1.05, kFusedMarginV128 = 1.0;
 struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
-constexpr FusedEstimate kFusedV64 = {5.81, 1.502, 0}, kFusedV128 = {4.40, 1.940, 9.03};
+constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940, 9.03};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
   double r128;                   // us per round of the 128-channel pass's CTAs

@@ -218,7 +218,7 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
       {{128}, 16, 32, 0, Algorithm::kFused},        {{96}, 16, 64, 0, Algorithm::kFused},
       {{512, 512, 512, 512}, 16, 16, 512, Algorithm::kFused},
       {{512, 512, 512, 512}, 16, 16, 0, Algorithm::kChunked, Algorithm::kFused},
-      {{1024, 1024}, 16, 16, 1024, Algorithm::kChunked},
+      {{1024, 1024}, 16, 16, 1024, Algorithm::kFused},
   };
   for (const Choice& c : choices) {
     gdn2::ProblemShape sh;

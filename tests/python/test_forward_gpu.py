@@ -401,7 +401,7 @@ AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
         ((257,), 16, 16, None, "chunked"), ((192,), 16, 16, None, "chunked"),
         ((128,), 16, 32, None, "fused"), ((96,), 16, 64, None, "fused"),
         ((512,) * 4, 16, 16, 512, "fused"), ((512,) * 4, 16, 16, None, "fused"),
-        ((1024,) * 2, 16, 16, 1024, "chunked")]
+        ((1024,) * 2, 16, 16, 1024, "fused")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,max_seqlen,expected", AUTO,

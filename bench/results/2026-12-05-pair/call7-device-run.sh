@@ -1,5 +1,5 @@
 #!/bin/bash
-# For the next session with a device (not run). Before it, on the CPU: build main into
+# Call 7 (session of 2026-12-05 from 19:07, an H100). Before it, on the CPU: build main into
 # tools_tmp/m/{python/gdn2,bin} (cmake --build build-torch; copy python/gdn2/*.so and
 # build-torch/{gdn2_example,gdn2_sanitize_matrix,gdn2_tf32_rounding}), then apply
 # s1-cluster-wait-split.patch, build it into tools_tmp/s1 the same way, revert; carry both as
