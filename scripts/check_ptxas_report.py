@@ -29,9 +29,20 @@ def main(path: str) -> int:
             bad.append(f"{kernel}: {stack} B stack frame, {stores} B spill stores, {loads} B spill loads")
     # ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async instructions are serialized
     # due to insufficient register resources for the function '_ZN...'
-    warning = re.compile(r"\((C75\d\d)\)\s*(.*?)\s*(?:for the function|in function)\s+'(\S+)'")
-    for code, what, name in warning.findall(text):
-        kernel = next((k for k in KERNELS if k in name), None)
+    # The wording varies by message ("for the function", "in the function", "in function"), so each
+    # C75xx line is read for its code and the last quoted name on it; one that names no function
+    # fails too, as it cannot be told apart from one of ours.
+    for line in text.splitlines():
+        found = re.search(r"\((C75\d\d)\)\s*(.*)", line)
+        if found is None:
+            continue
+        code, rest = found.groups()
+        names = re.findall(r"'(\S+)'", rest)
+        what = re.sub(r"\s*(?:(?:for|in)(?: the)? function)?\s*'\S+'.*$", "", rest).strip()
+        if not names:
+            bad.append(f"ptxas {code} for no named function: {what}")
+            continue
+        kernel = next((k for k in KERNELS if k in names[-1]), None)
         if kernel is not None:
             bad.append(f"{kernel}: ptxas {code}: {what}")
     missing = [k for k in KERNELS if k not in seen]

@@ -65,6 +65,15 @@ SERIALIZED = ("ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_asy
 INJECTED = ("ptxas info    : (C7519) warpgroup.arrive is injected in around line 1944 by compiler to allow use of "
             "registers in GMMA in function '_ZN4gdn27kernels13state_pass_rs20state_pass_kernel_rsILi1EEEvNS0_"
             "15StatePassParamsE'\n")
+# C7518 and C7517 say "in the function" / "in function" (the fused kernel's, seen 2026-12-05): the
+# check's first pattern knew only "for the function" and "in function" and let C7518 pass.
+DIVERGENT = ("ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async instructions are serialized "
+             "due to program dependence on compiler-inserted WG.DP in divergent path in the function "
+             "'_ZN4gdn27kernels5fused12fused_kernelILi1EEEvNS1_11FusedParamsE'\n")
+WAIT_INJECTED = ("ptxas info    : (C7517) warpgroup.wait is injected in around line 2171 by compiler to allow use "
+                 "of registers defined by GMMA in function '_ZN4gdn27kernels5fused12fused_kernelILi1EEEvNS1_"
+                 "11FusedParamsE'\n")
+UNNAMED = "ptxas info    : (C7599) Potential Performance Loss: some future wgmma message\n"
 OTHER = ("ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async instructions are serialized "
          "due to insufficient register resources for the function '_Z13some_test_kernelv'\n")
 
@@ -82,3 +91,18 @@ def test_injected_warpgroup_arrive_fails(tmp_path):
 def test_warning_on_another_function_passes(tmp_path):
     result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, OTHER)
     assert result.returncode == 0, result.stdout
+
+
+def test_serialization_in_a_divergent_path_fails(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, DIVERGENT)
+    assert result.returncode == 1 and "fused_kernel: ptxas C7518" in result.stdout, result.stdout
+
+
+def test_injected_warpgroup_wait_fails(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, WAIT_INJECTED)
+    assert result.returncode == 1 and "fused_kernel: ptxas C7517" in result.stdout, result.stdout
+
+
+def test_warning_naming_no_function_fails(tmp_path):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, UNNAMED)
+    assert result.returncode == 1 and "ptxas C7599 for no named function" in result.stdout, result.stdout
