@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "check_ptxas_report.py"
 _spec = importlib.util.spec_from_file_location("check_ptxas_report", SCRIPT)
 _module = importlib.util.module_from_spec(_spec)
@@ -78,31 +80,18 @@ OTHER = ("ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async in
          "due to insufficient register resources for the function '_Z13some_test_kernelv'\n")
 
 
-def test_wgmma_serialization_fails(tmp_path):
-    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, SERIALIZED)
-    assert result.returncode == 1 and "state_pass_kernel: ptxas C7512" in result.stdout, result.stdout
-
-
-def test_injected_warpgroup_arrive_fails(tmp_path):
-    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, INJECTED)
-    assert result.returncode == 1 and "state_pass_kernel: ptxas C7519" in result.stdout, result.stdout
+@pytest.mark.parametrize("message, expected", [
+    (SERIALIZED, "state_pass_kernel: ptxas C7512"),
+    (INJECTED, "state_pass_kernel: ptxas C7519"),
+    (DIVERGENT, "fused_kernel: ptxas C7518"),
+    (WAIT_INJECTED, "fused_kernel: ptxas C7517"),
+    (UNNAMED, "ptxas C7599 for no named function"),
+], ids=["serialized", "arrive-injected", "divergent-path", "wait-injected", "no-function"])
+def test_wgmma_pipeline_warning_fails(tmp_path, message, expected):
+    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, message)
+    assert result.returncode == 1 and expected in result.stdout, result.stdout
 
 
 def test_warning_on_another_function_passes(tmp_path):
     result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, OTHER)
     assert result.returncode == 0, result.stdout
-
-
-def test_serialization_in_a_divergent_path_fails(tmp_path):
-    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, DIVERGENT)
-    assert result.returncode == 1 and "fused_kernel: ptxas C7518" in result.stdout, result.stdout
-
-
-def test_injected_warpgroup_wait_fails(tmp_path):
-    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, WAIT_INJECTED)
-    assert result.returncode == 1 and "fused_kernel: ptxas C7517" in result.stdout, result.stdout
-
-
-def test_warning_naming_no_function_fails(tmp_path):
-    result = check(tmp_path, {k: (0, 0, 0) for k in KERNELS}, UNNAMED)
-    assert result.returncode == 1 and "ptxas C7599 for no named function" in result.stdout, result.stdout
