@@ -14,7 +14,10 @@ s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) / (16 G):
 
     t = a + c max(ceil(L / 16), ceil(s Hv (T + 15 N) / (16 G))) + o ceil(items / G)
 
-fitted for each form (s = 2, s = 1) by least squares on the relative error.
+fitted for each form (s = 2, s = 1) by least squares on the relative error. With --gva-pair (a
+build with the 128-channel form's GVA pair, src/kernels/fused_v128_pair.cu: where s = 1 and each key
+head has an even number of value heads, the two value heads of a key head run as a cluster that
+shares their key side) those rows are a form of their own, fitted apart (key 0).
 
 The chunked path's model (src/launch.cu): phase 1 takes Hq (T + 63 N) / 64 chunk items on the
 SMs, then the state pass runs one CTA per (sequence, value head, slice of 32, 64 or 128 value
@@ -47,6 +50,8 @@ RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
 # (src/contract.cpp, kFusedMargin: per form, 2 value slices per head or 1). In the 128-channel form
 # (batches) the margin is 1: that estimate already overstates the mixed batches by 5-13%.
 FUSED_MARGIN = {2: 1.05, 1: 1.0}
+# The forms by key: 2 and 1 value slices per head, and 0 for the 128-channel form's GVA pair.
+FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)"}
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 
@@ -56,6 +61,13 @@ def fused_form(n, hv, sms):
     s = 2 if 2 * n * hv <= sms else 1
     items = n * hv * s
     return s, items, min(items, sms)
+
+
+def fused_key(row, sms, gva_pair=False):
+    """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1 and an
+    even number of value heads per key head: kernel_params.h, fused_gva_pair)."""
+    s = fused_form(row["N"], row["Hv"], sms)[0]
+    return 0 if gva_pair and s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 else s
 
 
 def fused_features(row, sms):
@@ -142,10 +154,9 @@ def fit(samples):
     return params
 
 
-def fused_us(row, sms, params):
+def fused_us(row, sms, params, gva_pair=False):
     x = fused_features(row, sms)
-    s, _, _ = fused_form(row["N"], row["Hv"], sms)
-    return sum(p * f for p, f in zip(params[s], x))
+    return sum(p * f for p, f in zip(params[fused_key(row, sms, gva_pair)], x))
 
 
 def fitted_chunked_us(row, sms, params):
@@ -165,7 +176,9 @@ def main(argv=None):
     p.add_argument("--fused-margin", type=float, default=FUSED_MARGIN[2],
                    help="kAuto weighs the fused estimate of the 64-channel form by this factor (src/contract.cpp, kFusedMargin)")
     p.add_argument("--fused-margin-v128", type=float, default=FUSED_MARGIN[1],
-                   help="the same for the 128-channel form")
+                   help="the same for the 128-channel form (and its GVA pair)")
+    p.add_argument("--gva-pair", action="store_true",
+                   help="the crossovers were measured on a build with the 128-channel form's GVA pair: fit it apart")
     args = p.parse_args(argv)
 
     rows = []
@@ -173,14 +186,13 @@ def main(argv=None):
         with open(path) as f:
             rows += json.load(f)["rows"]
     params = {}
-    for s in (2, 1):
+    for key in (2, 1, 0):
         samples = [(fused_features(r, args.sms), r["fused_us"]) for r in rows
-                   if usable(r, "fused") and fused_form(r["N"], r["Hv"], args.sms)[0] == s]
+                   if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair) == key]
         if len(samples) >= 2:
-            params[s] = fit(samples)
-    for s, (a, c, o) in sorted(params.items(), reverse=True):
-        form = "v64 (2 items per head)" if s == 2 else "v128 (1 item per head)"
-        print(f"fused {form}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
+            params[key] = fit(samples)
+    for key, (a, c, o) in sorted(params.items(), reverse=True):
+        print(f"fused {FORM_NAMES[key]}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
     chunked_samples = [(chunked_features(r, args.sms), r["chunked_us"]) for r in rows if usable(r, "chunked")]
     chunked_params = None
     try:
@@ -208,7 +220,8 @@ def main(argv=None):
             continue
         est = {a: estimates[a](r, args.sms) for a in ("chunked", "recurrent")}
         s, _, _ = fused_form(r["N"], r["Hv"], args.sms)
-        est["fused"] = fused_us(r, args.sms, params) if s in params else float("nan")
+        key = fused_key(r, args.sms, args.gva_pair)
+        est["fused"] = fused_us(r, args.sms, params, args.gva_pair) if key in params else float("nan")
         best = min(timed, key=lambda a: r[f"{a}_us"])
         candidates = [a for a in timed if not math.isnan(est[a])]
         margin = args.fused_margin if s == 2 else args.fused_margin_v128
@@ -216,7 +229,7 @@ def main(argv=None):
         pick = min(candidates, key=lambda a: weighed[a]) if candidates else best
         regret = r[f"{pick}_us"] / r[f"{best}_us"]
         regrets.append(regret)
-        report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret, "fused_slices": s,
+        report.append({"name": r["name"], "best": best, "pick": pick, "regret": regret, "fused_slices": s, "fused_form": key,
                        **{f"{a}_us": r.get(f"{a}_us") for a in ALGORITHMS},
                        **{f"{a}_est_us": est[a] for a in ALGORITHMS}})
         cells = " ".join(f"{r.get(f'{a}_us', float('nan')):7.1f} {est[a]:7.1f}" for a in ALGORITHMS)

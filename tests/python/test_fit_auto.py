@@ -42,6 +42,33 @@ def test_fit_recovers_a_known_model():
         assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in zip(got, params[s])), (s, got)
 
 
+def test_gva_pair_is_a_form_of_its_own():
+    """--gva-pair: the 128-channel form's rows with an even number of value heads per key head are
+    fitted apart (key 0), as src/kernels/kernel_params.h's fused_gva_pair launches them; MHA rows,
+    odd groups and the 64-channel form keep their keys."""
+    gva2 = {"T": 16384, "N": 8, "Hq": 16, "Hv": 32, "max_seqlen": 2048}
+    gva3 = {"T": 16384, "N": 8, "Hq": 8, "Hv": 24, "max_seqlen": 2048}
+    mha = {"T": 16384, "N": 8, "Hq": 16, "Hv": 16, "max_seqlen": 2048}
+    one_wave = {"T": 1024, "N": 1, "Hq": 16, "Hv": 32, "max_seqlen": 1024}
+    assert [fit_auto.fused_key(r, SMS, True) for r in (gva2, gva3, mha, one_wave)] == [0, 1, 1, 2]
+    assert [fit_auto.fused_key(r, SMS) for r in (gva2, gva3, mha, one_wave)] == [1, 1, 1, 2]
+    params = {2: [6.0, 1.5, 0.0], 1: [4.0, 1.6, 0.7], 0: [5.0, 1.3, 0.4]}
+    rows = []
+    for t, n, hq, hv, longest in [(16384, 8, 16, 32, 2048), (16384, 4, 16, 32, 4096), (8192, 64, 16, 32, 256),
+                                  (32768, 32, 16, 32, 1024), (4096, 128, 8, 32, 64), (16384, 8, 16, 16, 2048),
+                                  (8192, 64, 16, 16, 500), (2048, 300, 16, 16, 40), (1024, 1, 16, 32, 1024),
+                                  (512, 2, 16, 16, 256)]:
+        row = {"name": f"{n}x{t}", "T": t, "N": n, "Hq": hq, "Hv": hv, "max_seqlen": longest}
+        row["fused_us"] = fit_auto.fused_us(row, SMS, params, gva_pair=True)
+        row["chunked_us"] = fit_auto.chunked_us(row, SMS)
+        rows.append(row)
+    for key in (2, 1, 0):
+        samples = [(fit_auto.fused_features(r, SMS), r["fused_us"]) for r in rows
+                   if fit_auto.fused_key(r, SMS, True) == key]
+        got = fit_auto.fit(samples)
+        assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) for a, b in zip(got, params[key])), (key, got)
+
+
 def test_chunked_fit_recovers_a_known_model():
     params = [8.0, 6.5, 2.2, 2.6, 7.5]  # constant, phase-1 rounds, chain for pass widths 32, 64, 128
     shapes = SHAPES + [(1024, 1, 32, 1024), (4096, 1, 16, 4096), (2048, 1, 64, 2048), (8192, 2, 16, 4096),
