@@ -151,10 +151,35 @@ ProblemShape shape_of(const ForwardArgs& a) {
 }
 
 size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq) {
+  if (T < 1 || T > kMaxTokens || N < 1 || N > T || Hq < 1 || Hq > kMaxHeads) return 0;
   return workspace_layout(T, N, Hq).total_bytes;
 }
 
+size_t plan_workspace_bytes(const LaunchPlan& plan, const ProblemShape& sh) {
+  const WorkspaceLayout ws = workspace_layout(sh.T, sh.N, sh.Hq);
+  const bool chunked = plan.shorter == Algorithm::kChunked || plan.longer == Algorithm::kChunked;
+  return chunked ? ws.total_bytes : ws.flags_bytes;
+}
+
+size_t forward_workspace_bytes(const ForwardArgs& a) {
+  // Only what the plan depends on is read here; check_forward judges the rest.
+  if (a.q.rank != 3 || a.v.rank != 3 || a.cu_seqlens.rank != 1 || a.q.device < 0) return 0;
+  const ProblemShape sh = shape_of(a);
+  if (sh.T < 1 || sh.T > kMaxTokens || sh.N < 1 || sh.N > sh.T || sh.Hq < 1 || sh.Hq > kMaxHeads ||
+      sh.Hv < 1 || sh.Hv > kMaxHeads || sh.Hv % sh.Hq != 0 || a.max_seqlen < 0)
+    return 0;
+  if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent &&
+      a.algorithm != Algorithm::kFused)
+    return 0;
+  return plan_workspace_bytes(plan_launch(a, sh, multiprocessor_count(a.q.device)), sh);
+}
+
 Status check_forward(const ForwardArgs& a) {
+  LaunchPlan plan;
+  return check_forward(a, &plan);
+}
+
+Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
   Status s;
   const int dev = a.q.device;
   if ((s = check_tensor("q", a.q, DType::kBFloat16, 3, "[T, Hq, K]", dev, 16)).code != StatusCode::kOk)
@@ -252,15 +277,19 @@ Status check_forward(const ForwardArgs& a) {
   if (overlaps(outputs[0], outputs[1]))
     return fail(StatusCode::kInvalidArgument, "final_state: overlaps 'output' in memory");
 
-  const WorkspaceLayout ws = workspace_layout(T, N, Hq);
-  if (a.workspace == nullptr || a.workspace_bytes < ws.total_bytes)
+  // The workspace this call's plan needs (forward_workspace_bytes(args)): the flags alone unless
+  // the chunked path may run.
+  const ProblemShape sh = shape_of(a);
+  *plan = plan_launch(a, sh, multiprocessor_count(dev));
+  const size_t needed = plan_workspace_bytes(*plan, sh);
+  if (a.workspace == nullptr || a.workspace_bytes < needed)
     return fail(StatusCode::kInvalidArgument,
                 "workspace: expected at least %zu bytes (forward_workspace_bytes), got %zu%s",
-                ws.total_bytes, a.workspace_bytes, a.workspace ? "" : " (null)");
+                needed, a.workspace_bytes, a.workspace ? "" : " (null)");
   if (reinterpret_cast<uintptr_t>(a.workspace) % 256 != 0)
     return fail(StatusCode::kInvalidArgument, "workspace: pointer must be 256-byte aligned");
   const Range wsr = {"workspace", reinterpret_cast<uintptr_t>(a.workspace),
-                     reinterpret_cast<uintptr_t>(a.workspace) + ws.total_bytes};
+                     reinterpret_cast<uintptr_t>(a.workspace) + needed};
   for (const Range& i : inputs)
     if (overlaps(wsr, i))
       return fail(StatusCode::kInvalidArgument, "workspace: overlaps the input '%s' in memory", i.name);

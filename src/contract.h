@@ -18,16 +18,19 @@ struct ProblemShape {
 };
 ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward passed
 
-// The workspace holds the key-side chunk factors of docs/algorithm.md, one block of
-// kernels::factor_block::kFloats fp32 values per (key head, chunk slot) -- src/kernels/kernel_params.h
-// gives its layout -- and int32 words: the ready words and the sequences' order that phase 1 writes
-// for phase 2, and flag words (validate_values, and phase 1's verdicts on cu_seqlens).
-// slots = floor(T / 64) + N + 1 (see "Sequences, chunks and the workspace").
+// The workspace: first the int32 flag words that every path may use (validate_values' verdict,
+// phase 1's work counter, which kAuto's choice on the device also zeroes, and phase 1's fault
+// words), then what only the chunked path reads: the key-side chunk factors of
+// docs/algorithm.md, one block of kernels::factor_block::kFloats fp32 values per (key head, chunk
+// slot) -- src/kernels/kernel_params.h gives its layout --, and the ready words and the sequences'
+// order that phase 1 writes for phase 2. slots = floor(T / 64) + N + 1 (see "Sequences, chunks and
+// the workspace"). A call whose plan runs no chunked path needs only the flags (`flags_bytes`).
 inline constexpr size_t kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
 struct WorkspaceLayout {
   int64_t slots = 0;
-  size_t factors = 0, ready = 0, order = 0, flags = 0;  // byte offsets
-  size_t total_bytes = 0;
+  size_t flags = 0, factors = 0, ready = 0, order = 0;  // byte offsets
+  size_t flags_bytes = 0;  // the flags alone (what the recurrent and fused paths need)
+  size_t total_bytes = 0;  // everything (what the chunked path needs)
 };
 
 inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
@@ -35,14 +38,15 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   WorkspaceLayout w;
   w.slots = T / kChunk + N + 1;
   size_t off = 0;
+  // Bytes 0-3: validate_values' flags; 8-15: phase 1's work counter; from 16: one fault word per
+  // phase-1 CTA.
+  w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);
+  w.flags_bytes = off;
   w.factors = off; off = align(off + size_t(Hq) * size_t(w.slots) * kernels::factor_block::kFloats * sizeof(float));
   // One ready word per (key head, slot) (ChunkFactorsParams::ready).
   w.ready = off;   off = align(off + sizeof(int) * size_t(Hq) * size_t(w.slots));
   // The sequences longest first (ChunkFactorsParams::order).
   w.order = off;   off = align(off + sizeof(int) * size_t(N));
-  // Bytes 0-3: validate_values' flags; 8-15: phase 1's work counter; from 16: one fault word per
-  // phase-1 CTA.
-  w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);
   w.total_bytes = off;
   return w;
 }
@@ -62,6 +66,18 @@ struct LaunchPlan {
   bool on_device() const { return shorter != longer; }
 };
 LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms);
+
+// The workspace bytes a call with this plan needs: the whole layout where the plan launches the
+// chunked path (as the longer or the shorter of two), else the flags alone.
+size_t plan_workspace_bytes(const LaunchPlan& plan, const ProblemShape& sh);
+
+// The multiprocessor count of a CUDA device, looked up once (132 where it cannot be queried, as on
+// a machine without a GPU). kAuto's plan depends on it.
+int multiprocessor_count(int device);
+
+// check_forward, which also returns kAuto's plan (valid only when the status is kOk or
+// kUnsupportedDevice), so that forward does not plan twice.
+Status check_forward(const ForwardArgs& args, LaunchPlan* plan);
 
 // kOk when `device` is an sm_90 GPU (cached per device; no synchronisation).
 Status check_device(int device);

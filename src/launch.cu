@@ -15,8 +15,6 @@
 
 namespace gdn2 {
 
-int multiprocessor_count(int device);  // below
-
 namespace {
 
 Status cuda_failure(const char* what, int err) {
@@ -93,10 +91,11 @@ int launch_path(const ForwardArgs& a, const ProblemShape& sh, Algorithm path, Pa
 // Multiprocessor count of a device, looked up once (no synchronisation).
 int multiprocessor_count(int device) {
   static std::atomic<int> known[64];
-  int n = device < 64 ? known[device].load(std::memory_order_relaxed) : 0;
+  const bool cached = device >= 0 && device < 64;
+  int n = cached ? known[device].load(std::memory_order_relaxed) : 0;
   if (n == 0) {
     if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) n = 132;
-    if (device < 64) known[device].store(n, std::memory_order_relaxed);
+    if (cached) known[device].store(n, std::memory_order_relaxed);
   }
   return n;
 }
@@ -130,13 +129,13 @@ Status check_device(int device) {
 }
 
 Status forward(const ForwardArgs& a, Stream stream) {
-  Status st = check_forward(a);
+  LaunchPlan plan;
+  Status st = check_forward(a, &plan);
   if (!st.ok()) return st;
   const ProblemShape sh = shape_of(a);
   int prev_device = -1;
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
-  const LaunchPlan plan = plan_launch(a, sh, multiprocessor_count(a.q.device));
   int err = 0;
   if (!plan.on_device()) {
     err = launch_path(a, sh, plan.longer, PathChoice{}, stream);

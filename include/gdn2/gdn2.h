@@ -33,10 +33,21 @@ struct TensorView {
 TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_t rank,
                            const int64_t* sizes);
 
+// Limits of this build. K and V are fixed at 128 for now (the code is written for 64/256 later).
+inline constexpr int kHeadDimK = 128;
+inline constexpr int kHeadDimV = 128;
+inline constexpr int kChunk = 64;  // tokens per chunk of the chunked algorithm
+// The usual output scale, K^-0.5 (ForwardArgs::scale's default).
+inline constexpr float kDefaultScale = 0.08838834764831845f;
+static_assert(kHeadDimK == 128, "kDefaultScale is 128^-0.5");
+
 // One forward call. Optional tensors are left default-constructed (undefined).
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
 //   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
+//   (The state is "V-first": each head's state is S^T, V rows of K values. FLA's default layout,
+//   [N, H, K, V], has the same shape when K = V and is NOT accepted silently transposed: pass
+//   S.transpose(-1, -2).contiguous(), or FLA's state_v_first=True layout, which is this one.)
 // Which algorithm forward runs (README.md, "Three algorithms"). kAuto picks from the sizes and the
 // max_seqlen hint: kRecurrent or kFused where every sequence is short, else kChunked; without the
 // hint, where the sizes leave two algorithms possible, the kernels pick on the device from the
@@ -46,8 +57,8 @@ TensorView contiguous_view(const void* data, DType dtype, int32_t device, int32_
 enum class Algorithm : int32_t {
   kAuto = 0,
   kChunked = 1,    // phase 1 (key-side factors of 64-token chunks), then the state pass
-  kRecurrent = 2,  // the recurrence token by token in one launch (no workspace used)
-  kFused = 3,      // 16-token blocks, key side and value side in one launch (no workspace used)
+  kRecurrent = 2,  // the recurrence token by token in one launch (no chunk factors in the workspace)
+  kFused = 3,      // 16-token blocks, key side and value side in one launch (no chunk factors either)
 };
 
 struct ForwardArgs {
@@ -56,8 +67,11 @@ struct ForwardArgs {
   TensorView initial_state;  // optional
   TensorView output;         // required (the caller allocates it)
   TensorView final_state;    // optional: written when defined
-  float scale = 0.0f;        // the caller passes K^-0.5 for the default
-  void* workspace = nullptr; // device memory of at least forward_workspace_bytes(...) bytes, any contents
+  float scale = kDefaultScale;  // o_t = scale * S^T q_t; finite
+  // Device memory of at least forward_workspace_bytes(args) bytes (or of forward_workspace_bytes(T,
+  // N, Hq), enough for any call of those sizes), 256-byte aligned, any contents. A workspace may be
+  // reused by the next call on the same stream, but not by a call in flight on another stream.
+  void* workspace = nullptr;
   size_t workspace_bytes = 0;
   Algorithm algorithm = Algorithm::kAuto;
   // Optional: the length of the longest sequence, if the caller knows it (0: unknown; then kAuto
@@ -80,14 +94,19 @@ struct Status {
   bool ok() const { return code == StatusCode::kOk; }
 };
 
-// Limits of this build. K and V are fixed at 128 for now (the code is written for 64/256 later).
-inline constexpr int kHeadDimK = 128;
-inline constexpr int kHeadDimV = 128;
-inline constexpr int kChunk = 64;  // tokens per chunk of the chunked algorithm
-
-// Workspace needed for a problem of T tokens, N sequences and Hq key heads (bytes, 256-aligned).
-// Depends on sizes only, so it can be computed without reading cu_seqlens.
+// Workspace enough for any call of T tokens, N sequences and Hq key heads, whatever its algorithm
+// (bytes, a multiple of 256): what the chunked path needs, about Hq (T / 64 + N + 1) 128.5 KiB.
+// Depends on sizes only, so it can be computed without reading cu_seqlens. 0 for sizes no call can
+// have (T < 1, N < 1, N > T, Hq < 1).
 size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq);
+
+// Workspace this call needs (bytes, a multiple of 256): as above where its plan may run the chunked
+// path (kChunked, or kAuto picking it or leaving the choice to the device), else only a few flag
+// words (1,280 bytes), which is what kRecurrent and kFused calls, and kAuto calls that the sizes and
+// the max_seqlen hint settle on one of them, need. Reads the shapes of q, v and cu_seqlens, the
+// algorithm and max_seqlen (and the device's multiprocessor count), no tensor memory; 0 where
+// those are not a valid call's (check_forward then says what is wrong).
+size_t forward_workspace_bytes(const ForwardArgs& args);
 
 // Checks every metadata rule of the contract; touches no device memory and launches nothing.
 Status check_forward(const ForwardArgs& args);

@@ -26,8 +26,11 @@ What differs from FLA:
     In eager mode these are 7 torch ops per normalised tensor and 5 for the gate, each a kernel
     launch on the GPU with its host time. The counts are aten ops dispatched on CPU tensors,
     views excluded. Under torch.compile, Inductor fuses them.
-  * A g that is not fp32 is converted to fp32; gdn2 reads fp32 decays. The other inputs must be
-    bf16, as gdn2's contract requires.
+  * A g that is not fp32 is converted to fp32; gdn2 reads fp32 decays. So is an initial_state of
+    another float dtype (a bf16 state cache, say); the final state is fp32, as FLA's. The other
+    inputs must be bf16, as gdn2's contract requires.
+  * Under torch.compile, `cu_seqlens_cpu` is not read (its maximum would be a data-dependent
+    value); `"auto"` then chooses on the device.
   * `safe_gate`, `disable_recompute` and `chunk_size` have no effect: gdn2 is exact for every
     finite g <= 0 and recomputes nothing. So FLA's refusals tied to them (`chunk_size` other than
     64; `safe_gate` with the gate in kernel but no `lower_bound`, or a `lower_bound` outside
@@ -112,7 +115,9 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
             raise ValueError(f"The batch size is expected to be 1 rather than {batch} when using "
                              "`cu_seqlens`. Please flatten variable-length inputs before processing.")
         max_seqlen = None
-        if cu_seqlens_cpu is not None and cu_seqlens_cpu.numel() > 1:
+        # The hint from the host copy, outside torch.compile only: there the int would be a
+        # data-dependent value (a graph break), and without it the device chooses anyway.
+        if cu_seqlens_cpu is not None and cu_seqlens_cpu.numel() > 1 and not torch.compiler.is_compiling():
             max_seqlen = int((cu_seqlens_cpu[1:] - cu_seqlens_cpu[:-1]).max())
     else:  # B sequences of T tokens each
         cu_seqlens = torch.arange(0, (batch + 1) * tokens, tokens, dtype=torch.int32,
@@ -129,7 +134,8 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
     v, w = _packed("v", v, batch), _packed("w", w, batch)
 
     h0 = initial_state
-    if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K]
+    if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K], in fp32 (FLA reads any float dtype)
+        h0 = h0.float()
         h0 = h0.contiguous() if state_v_first else h0.transpose(-1, -2).contiguous()
     result = _gdn2_forward(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
                            output_final_state=output_final_state, scale=scale,

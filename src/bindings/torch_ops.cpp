@@ -108,13 +108,12 @@ void run_forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
   const gdn2::Stream stream = c10::cuda::getCurrentCUDAStream(q.device().index()).stream();
 
   // Workspace from PyTorch's caching allocator on the current stream: no cudaMalloc after
-  // warm-up, stream-ordered reuse, and a graph-private pool under CUDA-graph capture.
-  // Its size depends on T, N and Hq only; sizes of wrong-rank inputs give no workspace and are
-  // then rejected by check_forward.
+  // warm-up, stream-ordered reuse, and a graph-private pool under CUDA-graph capture. Its size is
+  // the plan's (the chunk factors only where the chunked path may run); inputs whose shapes give no
+  // size get no workspace and are then rejected by check_forward.
   at::Tensor workspace;
-  const int64_t n_seq = num_sequences(cu_seqlens);
-  if (is_rank(q, 3) && n_seq >= 0) {
-    const size_t bytes = gdn2::forward_workspace_bytes(q.size(0), n_seq, q.size(1));
+  {
+    const size_t bytes = gdn2::forward_workspace_bytes(args);
     if (bytes > 0) {
       workspace = at::empty({static_cast<int64_t>(bytes)}, q.options().dtype(at::kByte));
       args.workspace = workspace.data_ptr();

@@ -1047,10 +1047,9 @@ int launch_chunk_factors_variant(const ChunkFactorsParams& p, Stream stream) {
   const dim3 grid(unsigned(phase1_ctas(items, p.ctas)));
   // The static schedule hands every item after the first round to CTAs below steady_ctas.
   if (p.work_counter == nullptr && (p.steady_ctas < 1 || p.steady_ctas > int(grid.x))) return int(cudaErrorInvalidValue);
-  if (p.seq.choice == kRunsIfOneAsLong)  // the longer path under kAuto's choice on the device
-    return launch_after_prior_grid(chunk_factors_kernel<kPublish>, grid, kCtaThreads, smem, stream, p, g_map);
-  chunk_factors_kernel<kPublish><<<grid, kCtaThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p, g_map);
-  return int(cudaGetLastError());
+  // The longer path under kAuto's choice on the device starts behind the shorter one's grid.
+  const bool after_prior = p.seq.choice == kRunsIfOneAsLong;
+  return launch_ex(chunk_factors_kernel<kPublish>, grid, kCtaThreads, smem, stream, after_prior, 1, p, g_map);
 }
 }  // namespace
 

@@ -1078,14 +1078,9 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
-    if (after_prior || R::kCtas > 1) {  // the pair form's CTAs in clusters of two (a head's slices)
-      err = launch_ex(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
-      if (err != 0) return err;
-    } else {
-      fused_kernel<kConsumers><<<unsigned(grid), kThreads, smem, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-      const cudaError_t e = cudaGetLastError();
-      if (e != cudaSuccess) return int(e);
-    }
+    // The pair form's CTAs in clusters of two (a head's slices).
+    err = launch_ex(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
+    if (err != 0) return err;
   }
   return 0;
 }

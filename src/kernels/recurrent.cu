@@ -268,8 +268,7 @@ int launch_recurrent(const RecurrentParams& p, Stream stream) {
   using namespace recurrent;
   const int64_t items = int64_t(p.value.seq.N) * p.value.Hv * kSlices;
   const int64_t grid = std::min(items, int64_t(kCtasPerSm) * p.sms);
-  recurrent_kernel<<<unsigned(grid), kThreads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  return launch_ex(recurrent_kernel, dim3(unsigned(grid)), kThreads, 0, stream, false, 1, p);
 }
 
 }  // namespace gdn2::kernels

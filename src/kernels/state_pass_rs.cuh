@@ -396,11 +396,9 @@ int launch_state_pass_rs(const StatePassParams& p, Stream stream) {
   constexpr unsigned kSlices = kV / (kSliceV * kConsumers);
   const dim3 grid = p.order != nullptr ? dim3(unsigned(p.Hv) * kSlices, unsigned(p.seq.N))
                                        : dim3(unsigned(p.seq.N) * kSlices, unsigned(p.Hv));
-  if (p.seq.choice != kAlwaysRuns)  // the longer path under kAuto's choice on the device
-    return launch_after_prior_grid(state_pass_kernel_rs<kConsumers>, grid, kWarpgroup * (1 + kConsumers), smem, stream, q);
-  state_pass_kernel_rs<kConsumers>
-      <<<grid, kWarpgroup * (1 + kConsumers), smem, reinterpret_cast<cudaStream_t>(stream)>>>(q);
-  return int(cudaGetLastError());
+  // The longer path under kAuto's choice on the device starts behind the shorter one's grid.
+  const bool after_prior = p.seq.choice != kAlwaysRuns;
+  return launch_ex(state_pass_kernel_rs<kConsumers>, grid, kWarpgroup * (1 + kConsumers), smem, stream, after_prior, 1, q);
 }
 
 }  // namespace gdn2::kernels

@@ -36,8 +36,7 @@ __global__ void validate_values_kernel(const ValidateParams p) {
 }  // namespace
 
 int launch_validate_values(const ValidateParams& p, Stream stream) {
-  validate_values_kernel<<<264, 256, 0, reinterpret_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  return launch_ex(validate_values_kernel, dim3(264), 256, 0, stream, false, 1, p);
 }
 
 }  // namespace gdn2::kernels

@@ -121,7 +121,15 @@ const BadCase kBadCases[] = {
     {"missing q", "q", [](ForwardArgs& a) { a.q = TensorView{}; }},
     {"missing output", "output", [](ForwardArgs& a) { a.output = TensorView{}; }},
     {"missing cu_seqlens", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = TensorView{}; }},
-    {"workspace too small", "workspace", [](ForwardArgs& a) { a.workspace_bytes -= 1; }},
+    {"workspace too small", "workspace", [](ForwardArgs& a) { a.workspace_bytes = gdn2::forward_workspace_bytes(a) - 1; }},
+    {"workspace too small for chunked", "workspace", [](ForwardArgs& a) {
+       a.algorithm = gdn2::Algorithm::kChunked;
+       a.workspace_bytes = gdn2::forward_workspace_bytes(T, N, Hq) - 1;
+     }},
+    {"workspace too small for fused", "workspace", [](ForwardArgs& a) {
+       a.algorithm = gdn2::Algorithm::kFused;
+       a.workspace_bytes = gdn2::forward_workspace_bytes(a) - 1;
+     }},
     {"workspace null", "workspace", [](ForwardArgs& a) { a.workspace = nullptr; }},
     {"workspace overlaps output", "workspace", [](ForwardArgs& a) { a.workspace = const_cast<void*>(a.output.data); }},
 };
@@ -189,6 +197,104 @@ TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
   EXPECT_GT(gdn2::forward_workspace_bytes(1024, 64, 16), base);
   EXPECT_GT(gdn2::forward_workspace_bytes(1024, 1, 32), base);
   EXPECT_EQ(base % 256, 0u);
+  // Sizes no call can have give 0, not a plausible number.
+  for (const auto& bad : {std::vector<int64_t>{0, 1, 16}, {-1, 1, 16}, {1024, 0, 16}, {1024, 1025, 16},
+                          {1024, 1, 0}, {1024, -2, 16}, {1024, 1, -16}})
+    EXPECT_EQ(gdn2::forward_workspace_bytes(bad[0], bad[1], bad[2]), 0u) << bad[0] << " " << bad[1] << " " << bad[2];
+}
+
+// The flag words come first, so that a workspace of the flags alone (what a call without the
+// chunked path needs) is a prefix of the whole layout; the chunked path's regions are 256-aligned.
+TEST(Contract, WorkspaceLayoutFlagsFirst) {
+  const gdn2::WorkspaceLayout ws = gdn2::workspace_layout(T, N, Hq);
+  EXPECT_EQ(ws.flags, 0u);
+  EXPECT_EQ(ws.flags_bytes, 1280u);  // 16 bytes, then a fault word per phase-1 CTA (256), 256-aligned
+  EXPECT_GE(ws.flags_bytes, gdn2::kFaultWordsOffset + sizeof(int) * gdn2::kernels::kMaxPhase1Ctas);
+  EXPECT_EQ(ws.factors, ws.flags_bytes);
+  for (size_t off : {ws.factors, ws.ready, ws.order, ws.total_bytes}) EXPECT_EQ(off % 256, 0u);
+  EXPECT_LT(ws.factors, ws.ready);
+  EXPECT_LT(ws.ready, ws.order);
+  EXPECT_LT(ws.order, ws.total_bytes);
+  EXPECT_EQ(ws.total_bytes, gdn2::forward_workspace_bytes(T, N, Hq));
+}
+
+// forward_workspace_bytes(args): the whole layout where the plan may run the chunked path, the
+// flags alone where it cannot; check_forward asks for exactly that, and accepts it.
+TEST(Contract, WorkspaceOfThePlan) {
+  using gdn2::Algorithm;
+  const size_t full = gdn2::forward_workspace_bytes(T, N, Hq), flags = gdn2::workspace_layout(T, N, Hq).flags_bytes;
+  struct Case {
+    Algorithm algorithm;
+    int64_t hint;
+    size_t expected;
+  };
+  // valid_args (300 tokens in 3 sequences of 4 key and 8 value heads): the hint 8 settles kAuto on
+  // the recurrent or fused path; the true longest length 298 on the chunked path; without a hint
+  // the device may choose the chunked path.
+  ForwardArgs probe = valid_args();
+  const gdn2::ProblemShape sh = gdn2::shape_of(probe);
+  probe.max_seqlen = 8;
+  ASSERT_NE(int(gdn2::choose_algorithm(probe, sh, 132)), int(Algorithm::kChunked));
+  probe.max_seqlen = 298;
+  ASSERT_EQ(int(gdn2::choose_algorithm(probe, sh, 132)), int(Algorithm::kChunked));
+  const Case cases[] = {
+      {Algorithm::kChunked, 0, full},   {Algorithm::kFused, 0, flags}, {Algorithm::kRecurrent, 0, flags},
+      {Algorithm::kAuto, 8, flags},     {Algorithm::kAuto, 298, full}, {Algorithm::kAuto, 0, full},
+      {Algorithm::kRecurrent, 298, flags},
+  };
+  for (const Case& c : cases) {
+    ForwardArgs a = valid_args();
+    a.algorithm = c.algorithm;
+    a.max_seqlen = c.hint;
+    const std::string name = "algorithm " + std::to_string(int(c.algorithm)) + " hint " + std::to_string(c.hint);
+    ASSERT_EQ(gdn2::forward_workspace_bytes(a), c.expected) << name;
+    a.workspace_bytes = c.expected;
+    gdn2::Status s = gdn2::check_forward(a);
+    EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << name << ": " << s.message;
+    a.workspace_bytes = c.expected - 1;
+    s = gdn2::check_forward(a);
+    EXPECT_EQ(s.code, StatusCode::kInvalidArgument) << name;
+    EXPECT_EQ(std::string(s.message).rfind("workspace: expected at least " + std::to_string(c.expected) + " bytes", 0), 0u)
+        << name << ": " << s.message;
+  }
+  // The overlap check covers the plan's bytes only: a flags-only workspace may end where an input
+  // begins.
+  ForwardArgs a = valid_args();
+  a.algorithm = Algorithm::kFused;
+  a.workspace = const_cast<char*>(static_cast<const char*>(a.q.data)) - flags;
+  a.workspace_bytes = flags;
+  const gdn2::Status s = gdn2::check_forward(a);
+  EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
+  a.workspace = const_cast<char*>(static_cast<const char*>(a.q.data)) - flags + 256;
+  EXPECT_EQ(gdn2::check_forward(a).code, StatusCode::kInvalidArgument);
+}
+
+// Where the shapes are not a valid call's, forward_workspace_bytes(args) gives 0 and never reads
+// past the views (check_forward then names the argument).
+TEST(Contract, WorkspaceOfThePlanRefusesInvalidShapes) {
+  const std::function<void(ForwardArgs&)> mutations[] = {
+      [](ForwardArgs& a) { a.q = TensorView{}; },
+      [](ForwardArgs& a) { a.q.rank = 2; },
+      [](ForwardArgs& a) { a.v.rank = 4; },
+      [](ForwardArgs& a) { a.cu_seqlens.rank = 2; },
+      [](ForwardArgs& a) { a.cu_seqlens.sizes[0] = 1; },        // N = 0
+      [](ForwardArgs& a) { a.cu_seqlens.sizes[0] = T + 2; },    // N > T
+      [](ForwardArgs& a) { a.v.sizes[1] = Hq + 1; },            // Hv not a multiple of Hq
+      [](ForwardArgs& a) { a.q.device = -1; },                  // host memory
+      [](ForwardArgs& a) { a.max_seqlen = -1; },
+      [](ForwardArgs& a) { a.algorithm = static_cast<gdn2::Algorithm>(7); },
+  };
+  for (size_t i = 0; i < std::size(mutations); ++i) {
+    ForwardArgs a = valid_args();
+    mutations[i](a);
+    EXPECT_EQ(gdn2::forward_workspace_bytes(a), 0u) << "mutation " << i;
+    EXPECT_EQ(gdn2::check_forward(a).code, StatusCode::kInvalidArgument) << "mutation " << i;
+  }
+}
+
+// The C++ default scale is K^-0.5, as in the Python API and FLA (a forgotten scale is not 0).
+TEST(Contract, DefaultScaleIsInverseSqrtK) {
+  EXPECT_FLOAT_EQ(ForwardArgs{}.scale, 1.f / std::sqrt(float(gdn2::kHeadDimK)));
 }
 
 }  // namespace

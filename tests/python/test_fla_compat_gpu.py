@@ -170,6 +170,35 @@ def test_torch_compile_fullgraph():
     assert torch.equal(o_c, o_e) and torch.equal(ht_c, ht_e)
 
 
+def test_torch_compile_fullgraph_with_host_offsets():
+    """cu_seqlens_cpu, read on the host in eager mode, is left alone under torch.compile."""
+    inp = make_inputs((33, 64, 5), 1, 2, kind="model", seed=19)
+    cu = inp["cu_seqlens"]
+    cu_cpu = cu.cpu()
+
+    def layer(q, k, v, g, b, w):
+        return fla_style(q, k, v, g, b, w, cu_seqlens=cu, cu_seqlens_cpu=cu_cpu)
+
+    with torch.no_grad():
+        o_c, _ = torch.compile(layer, fullgraph=True)(*batched(inp))
+    assert norm_rel_error(o_c[0], reference(inp)[0]) <= OUT_TOL
+
+
+def test_bf16_initial_state_is_read_as_fp32():
+    """A bf16 state cache in FLA's [N, H, K, V] layout, as FLA accepts it; the final state is fp32."""
+    lengths, hq, hv = (40, 90), 2, 2
+    inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, seed=15)
+    h0_bf16 = inp["initial_state"].transpose(-1, -2).contiguous().to(torch.bfloat16)
+    with torch.no_grad():
+        o, ht = fla_style(*batched(inp), initial_state=h0_bf16, output_final_state=True,
+                          cu_seqlens=inp["cu_seqlens"])
+    assert ht.dtype == torch.float32 and ht.shape == (len(lengths), hv, D, D)
+    rounded = dict(inp, initial_state=h0_bf16.float().transpose(-1, -2).contiguous())
+    ref_o, ref_ht = reference(rounded)
+    assert norm_rel_error(o[0], ref_o) <= OUT_TOL
+    assert norm_rel_error(ht, ref_ht.transpose(-1, -2)) <= STATE_TOL
+
+
 def test_refusals_name_the_argument():
     inp = make_inputs((20, 12), 1, 1, kind="model", seed=18)
     four_d = [inp[n].view(2, 16, *inp[n].shape[1:]) for n in NAMES]
