@@ -508,6 +508,28 @@ def test_algorithm_argument():
     assert bitwise_equal(a[0], b[0]) and bitwise_equal(a[1], b[1])
 
 
+def test_workspace_follows_the_plan():
+    """The op's workspace holds the chunk factors (Hq (T // 64 + N + 1) blocks of 131,584 bytes)
+    only where the chunked path may run; a recurrent or fused call takes 1,280 bytes of flags."""
+    lengths, hq, hv = (300, 200), 4, 8
+    inp = make_inputs(lengths, hq, hv, kind="model", seed=61)
+    args = [inp[name] for name in ("q", "k", "v", "g", "b", "w")]
+    T, N = sum(lengths), len(lengths)
+    out = torch.empty(T, hv, D, dtype=torch.bfloat16, device="cuda")
+    factors = hq * (T // 64 + N + 1) * 131584
+    grown = {}
+    for algorithm in ("fused", "recurrent", "chunked"):
+        gdn2.chunk_gdn2(*args, cu_seqlens=inp["cu_seqlens"], output=out, algorithm=algorithm)
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        gdn2.chunk_gdn2(*args, cu_seqlens=inp["cu_seqlens"], output=out, algorithm=algorithm)
+        torch.cuda.synchronize()
+        grown[algorithm] = torch.cuda.max_memory_allocated() - base
+    assert grown["fused"] <= 2048 and grown["recurrent"] <= 2048, grown
+    assert grown["chunked"] >= factors, grown
+
+
 def test_state_carry_across_a_split():
     """Final state fed back as the initial state of the rest equals one call over everything."""
     lengths = (300, 1000, 77)
