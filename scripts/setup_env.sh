@@ -32,7 +32,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 if ! cmake_recent; then  # e.g. Ubuntu 22.04's 3.22: PyPI's cmake, on this Python's script path
   python3 -m pip install -q "cmake>=3.24" 2>/dev/null || true
-  export PATH="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$PATH"
+  # (a virtual environment's or the interpreter's scripts, or the user's for a --user install)
+  export PATH="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$(python3 -m site --user-base)/bin:$PATH"
   hash -r
   cmake_recent || { echo "CMake >= 3.24 is needed, found: $(cmake --version 2>/dev/null | head -n1)"; exit 1; }
 fi

@@ -163,7 +163,8 @@ size_t plan_workspace_bytes(const LaunchPlan& plan, const ProblemShape& sh) {
 
 size_t forward_workspace_bytes(const ForwardArgs& a) {
   // Only what the plan depends on is read here; check_forward judges the rest.
-  if (a.q.rank != 3 || a.v.rank != 3 || a.cu_seqlens.rank != 1 || a.q.device < 0) return 0;
+  if (a.q.rank != 3 || a.v.rank != 3 || a.cu_seqlens.rank != 1 || a.cu_seqlens.sizes[0] < 2 || a.q.device < 0)
+    return 0;
   const ProblemShape sh = shape_of(a);
   if (sh.T < 1 || sh.T > kMaxTokens || sh.N < 1 || sh.N > sh.T || sh.Hq < 1 || sh.Hq > kMaxHeads ||
       sh.Hv < 1 || sh.Hv > kMaxHeads || sh.Hv % sh.Hq != 0 || a.max_seqlen < 0)

@@ -42,7 +42,14 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   // phase-1 CTA.
   w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);
   w.flags_bytes = off;
-  w.factors = off; off = align(off + size_t(Hq) * size_t(w.slots) * kernels::factor_block::kFloats * sizeof(float));
+  // Sizes within the contract's limits whose factor blocks would not fit in size_t (far beyond any
+  // memory): the rest saturates, so that no workspace is large enough for the chunked path.
+  constexpr size_t kBlockBytes = kernels::factor_block::kFloats * sizeof(float);
+  if (size_t(Hq) > SIZE_MAX / 4 / kBlockBytes / size_t(w.slots)) {
+    w.factors = w.ready = w.order = w.total_bytes = SIZE_MAX;
+    return w;
+  }
+  w.factors = off; off = align(off + size_t(Hq) * size_t(w.slots) * kBlockBytes);
   // One ready word per (key head, slot) (ChunkFactorsParams::ready).
   w.ready = off;   off = align(off + sizeof(int) * size_t(Hq) * size_t(w.slots));
   // The sequences longest first (ChunkFactorsParams::order).

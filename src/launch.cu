@@ -64,7 +64,8 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
 }
 
 // The one-launch paths (recurrent.cu, fused_v64.cu / fused_v128.cu: kernel_params.h, fused_slices):
-// the same parameters, no workspace read.
+// the same parameters; of the workspace at most the chunked path's work counter, zeroed where
+// kAuto's choice on the device makes this the shorter path (PathChoice::zero_at_start).
 int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, PathChoice c, Stream stream) {
   kernels::RecurrentParams r;
   r.value = value_params(a, sh, c);
@@ -94,7 +95,10 @@ int multiprocessor_count(int device) {
   const bool cached = device >= 0 && device < 64;
   int n = cached ? known[device].load(std::memory_order_relaxed) : 0;
   if (n == 0) {
-    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) n = 132;
+    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) {
+      (void)cudaGetLastError();  // no error left behind for the caller
+      n = 132;
+    }
     if (cached) known[device].store(n, std::memory_order_relaxed);
   }
   return n;
@@ -103,19 +107,20 @@ int multiprocessor_count(int device) {
 Status check_device(int device) {
   // 0 = not looked up yet, 1 = sm_90, 2 = something else. Devices beyond 64 are looked up each time.
   static std::atomic<int> known[64];
-  const int cached = device < 64 ? known[device].load(std::memory_order_relaxed) : 0;
+  const int cached = device >= 0 && device < 64 ? known[device].load(std::memory_order_relaxed) : 0;
   int major = 0, minor = 0;
   if (cached == 0) {
     cudaError_t e1 = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     cudaError_t e2 = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
     if (e1 != cudaSuccess || e2 != cudaSuccess) {
+      (void)cudaGetLastError();  // reported here
       Status s;
       s.code = StatusCode::kUnsupportedDevice;
       std::snprintf(s.message, sizeof(s.message), "q: cannot query CUDA device %d: %s", device,
                     cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
       return s;
     }
-    if (device < 64) known[device].store(major == 9 ? 1 : 2, std::memory_order_relaxed);
+    if (device >= 0 && device < 64) known[device].store(major == 9 ? 1 : 2, std::memory_order_relaxed);
   }
   if ((cached == 0 && major != 9) || cached == 2) {
     Status s;
@@ -149,7 +154,9 @@ Status forward(const ForwardArgs& a, Stream stream) {
     if (err == 0) err = launch_path(a, sh, plan.longer, PathChoice{kernels::kRunsIfOneAsLong, plan.length}, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
-  return err == 0 ? Status{} : cuda_failure("gdn2 kernel launch", err);
+  if (err == 0) return Status{};
+  (void)cudaGetLastError();  // the failure is reported here, not left for the caller's next check
+  return cuda_failure("gdn2 kernel launch", err);
 }
 
 namespace {
@@ -275,7 +282,10 @@ Status validate_values(const ForwardArgs& a, Stream stream) {
   if (err == 0) err = int(cudaMemcpyAsync(&flags, v.flags, sizeof(int), cudaMemcpyDeviceToHost, cs));
   if (err == 0) err = int(cudaStreamSynchronize(cs));
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
-  if (err != 0) return cuda_failure("gdn2 validate_values", err);
+  if (err != 0) {
+    (void)cudaGetLastError();
+    return cuda_failure("gdn2 validate_values", err);
+  }
 
   static const struct { int bit; const char* message; } kRules[] = {
       {kernels::kCuFirstNotZero, "cu_seqlens: the first offset must be 0"},

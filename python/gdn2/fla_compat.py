@@ -135,8 +135,11 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
 
     h0 = initial_state
     if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K], in fp32 (FLA reads any float dtype)
-        h0 = h0.float()
-        h0 = h0.contiguous() if state_v_first else h0.transpose(-1, -2).contiguous()
+        h0 = h0 if state_v_first else h0.transpose(-1, -2)
+        if h0.dtype != torch.float32 and h0.is_floating_point():  # one copy: layout and dtype
+            h0 = torch.empty(h0.shape, dtype=torch.float32, device=h0.device).copy_(h0)
+        else:  # (other dtypes reach gdn2's contract, which names the argument)
+            h0 = h0.contiguous()
     result = _gdn2_forward(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
                            output_final_state=output_final_state, scale=scale,
                            max_seqlen=max_seqlen)

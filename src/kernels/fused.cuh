@@ -1045,7 +1045,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 namespace gdn2::kernels {
 
 // One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
-// memory; no workspace. The TMA descriptors of the raw inputs are encoded here, per call.
+// memory; no chunk factors. The TMA descriptors of the raw inputs are encoded here, per call.
 template <int kConsumers>
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;

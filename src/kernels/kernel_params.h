@@ -234,7 +234,7 @@ inline constexpr int pass_width(int64_t heads, int64_t sms) {
 int launch_state_pass_v32(const StatePassParams& p, Stream stream);
 int launch_state_pass_v64(const StatePassParams& p, Stream stream);
 int launch_state_pass_v128(const StatePassParams& p, Stream stream);
-// The recurrent path: one launch, no workspace (recurrent.cu). Its work items are (sequence, value
+// The recurrent path: one launch, no chunk factors (recurrent.cu). Its work items are (sequence, value
 // head, slice of V / kRecurrentSlices channels); kRecurrentCtasPerSm of its CTAs fit on an SM.
 inline constexpr int kRecurrentSlices = 8, kRecurrentCtasPerSm = 2;
 int launch_recurrent(const RecurrentParams& p, Stream stream);

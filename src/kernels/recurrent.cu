@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
 }  // namespace recurrent
 
 // 1-D grid of min(items, kCtasPerSm x SMs) persistent CTAs, 128 threads, static shared memory
-// only; no workspace.
+// only; no chunk factors.
 int launch_recurrent(const RecurrentParams& p, Stream stream) {
   using namespace recurrent;
   const int64_t items = int64_t(p.value.seq.N) * p.value.Hv * kSlices;

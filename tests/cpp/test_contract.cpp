@@ -201,6 +201,10 @@ TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
   for (const auto& bad : {std::vector<int64_t>{0, 1, 16}, {-1, 1, 16}, {1024, 0, 16}, {1024, 1025, 16},
                           {1024, 1, 0}, {1024, -2, 16}, {1024, 1, -16}})
     EXPECT_EQ(gdn2::forward_workspace_bytes(bad[0], bad[1], bad[2]), 0u) << bad[0] << " " << bad[1] << " " << bad[2];
+  // The largest sizes the contract allows: about 1.9e19 bytes, more than size_t holds; the size
+  // saturates instead of wrapping to a small number that a fake view could satisfy.
+  EXPECT_EQ(gdn2::forward_workspace_bytes(gdn2::kMaxTokens, gdn2::kMaxTokens, gdn2::kMaxHeads), SIZE_MAX);
+  EXPECT_LT(gdn2::forward_workspace_bytes(gdn2::kMaxTokens, 1, 16), SIZE_MAX);
 }
 
 // The flag words come first, so that a workspace of the flags alone (what a call without the
@@ -278,6 +282,7 @@ TEST(Contract, WorkspaceOfThePlanRefusesInvalidShapes) {
       [](ForwardArgs& a) { a.v.rank = 4; },
       [](ForwardArgs& a) { a.cu_seqlens.rank = 2; },
       [](ForwardArgs& a) { a.cu_seqlens.sizes[0] = 1; },        // N = 0
+      [](ForwardArgs& a) { a.cu_seqlens.sizes[0] = INT64_MIN; },
       [](ForwardArgs& a) { a.cu_seqlens.sizes[0] = T + 2; },    // N > T
       [](ForwardArgs& a) { a.v.sizes[1] = Hq + 1; },            // Hv not a multiple of Hq
       [](ForwardArgs& a) { a.q.device = -1; },                  // host memory
