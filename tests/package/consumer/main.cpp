@@ -46,6 +46,18 @@ int main() {
   args.k = gdn2::contiguous_view(fake_device_memory, gdn2::DType::kFloat32, 0, 3, key_sizes);
   expect_error(args, "k: expected dtype bfloat16, got float32");
 
+  // The plan's workspace: a call forced onto the fused path needs only the flag words.
+  const int64_t value_sizes[3] = {T, 2 * Hq, gdn2::kHeadDimV}, cu_sizes[1] = {N + 1};
+  args.v = gdn2::contiguous_view(fake_device_memory, gdn2::DType::kBFloat16, 0, 3, value_sizes);
+  args.cu_seqlens = gdn2::contiguous_view(fake_device_memory, gdn2::DType::kInt32, 0, 1, cu_sizes);
+  args.algorithm = gdn2::Algorithm::kFused;
+  const size_t fused_bytes = gdn2::forward_workspace_bytes(args);
+  args.algorithm = gdn2::Algorithm::kChunked;
+  const size_t chunked_bytes = gdn2::forward_workspace_bytes(args);
+  std::printf("forward_workspace_bytes(args): fused %zu, chunked %zu\n", fused_bytes, chunked_bytes);
+  expect(fused_bytes > 0 && fused_bytes < chunked_bytes && chunked_bytes == bytes,
+         "the fused call's workspace is the flag words, the chunked call's the whole layout");
+
   if (failures) return 1;
   std::printf("consumer: ok\n");
   return 0;
