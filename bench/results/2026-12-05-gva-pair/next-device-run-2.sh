@@ -6,7 +6,8 @@
 # test_workspace_follows_the_plan and fla_compat's bf16-state and host-offsets tests), the example,
 # and memcheck and initcheck over the whole sanitizer matrix, whose workspace is now exactly
 # forward_workspace_bytes(args): the flag words alone for the recurrent and fused cases, so that
-# memcheck sees any access past them. Run from a clean main (no patch applied).
+# memcheck sees any access past them; and bench/probe_mixed_forms.py (S3's long sequence in the
+# pair form beside the rest in the 128-channel form). Run from a clean main (no patch applied).
 # Carry tools_tmp/b.tgz; command `tar xzf tools_tmp/b.tgz -C tools_tmp && bash <this script>`.
 set -u
 R=$OUT/r2; mkdir -p $R
@@ -21,5 +22,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit -
 cp $T/m/python/gdn2/*.so python/gdn2/; mkdir -p build; cp $T/m/bin/* build/
 L=$(cap 200 150); timeout $L python3 -m pytest tests/python -q -rs -p no:cacheprovider --deselect tests/python/test_wheel_gpu.py > $R/pytest.log 2>&1; echo "rc=$?" >> $R/pytest.log; mark pytest
 timeout 20 ./build/gdn2_example > $R/example.log 2>&1; echo "rc=$?" >> $R/example.log
-L=$(cap 540 330); SANITIZE_PROGRAMS="gdn2_example gdn2_sanitize_matrix" SANITIZE_TOOLS="memcheck initcheck" OUT=$R/san SANITIZE_TIMEOUT=160 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize.log 2>&1; echo "rc=$?" >> $R/sanitize.log; pkill -f compute-sanitizer; mark sanitize
-tail -n 3 $R/pytest.log; tail -n 2 $R/example.log; grep -h "compute-sanitizer\|ERROR\|error" $R/sanitize.log | tail -8; cat $R/gpu.txt $R/times.log
+# The probe of S3 with its long sequence in the pair form beside the rest (docs/performance.md,
+# "S3's chain, and both fused forms in one launch"): no kernel change, m's kernels.
+L=$(cap 280 60); PYTHONPATH=python timeout $L python3 bench/probe_mixed_forms.py --out $R/probe > $R/probe.log 2>&1; echo "rc=$?" >> $R/probe.log; mark probe
+L=$(cap 560 280); SANITIZE_PROGRAMS="gdn2_example gdn2_sanitize_matrix" SANITIZE_TOOLS="memcheck initcheck" OUT=$R/san SANITIZE_TIMEOUT=160 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize.log 2>&1; echo "rc=$?" >> $R/sanitize.log; pkill -f compute-sanitizer; mark sanitize
+tail -n 3 $R/pytest.log; tail -n 2 $R/example.log; cat $R/probe.log; grep -h "compute-sanitizer\|ERROR\|error" $R/sanitize.log | tail -8; cat $R/gpu.txt $R/times.log
