@@ -6,20 +6,20 @@ S3's time is the chain of its 694-token sequence in the 128-channel form. This r
 as a call of its own (16 heads: the pair form, fused_slices) and the other 19 sequences as another
 (304 heads: the 128-channel form), on two streams, so that the two grids share the SMs as one
 launch of both forms would. Its time bounds what such a launch could gain (it also pays a second
-launch). Prints us per call, median of --replays timings of --calls calls back to back, eager
-(CUDA events around the calls; at these sizes the GPU, not the host, sets the pace) and, on one
+launch). Prints us per call by bench.py's protocol: the median of CUDA events around each of
+--iters calls (back to back; at these sizes the GPU, not the host, sets the pace) and, on one
 stream, from CUDA-graph replay (two streams are not captured: the op's workspace on a side
 stream would come from outside the graph's pool):
   whole     S3 as one call (fused, the hint): what the benchmark's row runs
   long      the long sequence alone (pair form)
   rest      the other 19 alone (128-channel form)
   serial    long, then rest, on one stream
-  parallel  long on a side stream beside rest (eager only)
+  parallel  long on a side stream beside rest (events only)
 Checks first: the two streams' outputs and final states bit for bit those of the two calls made
 one after the other, and against the fp64 reference (the tests' tolerances). Needs an sm_90 GPU
 and the gdn2 op; exits 1 if a check fails.
 
-    PYTHONPATH=python python3 bench/probe_mixed_forms.py [--replays 50] [--out DIR]
+    PYTHONPATH=python python3 bench/probe_mixed_forms.py [--iters 100] [--out DIR]
 """
 
 import argparse
@@ -31,7 +31,10 @@ import sys
 import torch
 
 import gdn2
-from gdn2.testing import CANONICAL_ROWS, capture_graph, norm_rel_error, offsets, row_inputs
+from gdn2.testing import CANONICAL_ROWS, norm_rel_error, offsets, row_inputs
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import event_times_ms, graph_time_ms, metadata  # noqa: E402
 
 OUT_TOL, STATE_TOL = 4e-3, 3e-3  # the tests' and bench.py's accuracy check
 
@@ -78,40 +81,11 @@ def parallel_of(first, second):
     return both
 
 
-def eager_us(fn, calls, replays):
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / calls)
-    return statistics.median(times)
-
-
-def graph_us(fn, calls, replays):
-    graph, _ = capture_graph(fn, calls)
-    graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / calls)
-    return statistics.median(times)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--calls", type=int, default=10)
-    ap.add_argument("--replays", type=int, default=50)
+    ap.add_argument("--iters", type=int, default=100, help="timed calls (events)")
+    ap.add_argument("--calls", type=int, default=10, help="calls per graph")
+    ap.add_argument("--replays", type=int, default=20, help="graph replays")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     row = next(r for r in CANONICAL_ROWS if r.name.startswith("S3"))
@@ -137,12 +111,20 @@ def main():
     def serial():
         long()
         rest()
+
+    # bench.py's protocol: events around each of --iters calls after warm-up, and graph replay.
+    def events_us(fn):
+        for _ in range(5):
+            fn()
+        return 1e3 * statistics.median(event_times_ms(torch, fn, args.iters))
+
     one_stream = (("whole", whole), ("long", long), ("rest", rest), ("serial", serial))
-    times = {"eager": {name: eager_us(fn, args.calls, args.replays) for name, fn in one_stream},
-             "graph": {name: graph_us(fn, args.calls, args.replays) for name, fn in one_stream}}
-    times["eager"]["parallel"] = eager_us(parallel_of(long, rest), args.calls, args.replays)
-    report = {"gpu": torch.cuda.get_device_name(), "row": row.name, "checks": checks, "ok": ok,
-              "us_per_call": times}
+    times = {"events": {name: events_us(fn) for name, fn in one_stream},
+             "graph": {name: 1e3 * statistics.median(graph_time_ms(torch, fn, args.calls, args.replays))
+                       for name, fn in one_stream}}
+    times["events"]["parallel"] = events_us(parallel_of(long, rest))
+    report = {"meta": metadata(torch, gdn2, 0.0, "not run"), "row": row.name, "checks": checks,
+              "ok": ok, "us_per_call": times}
     print(json.dumps(report, indent=1))
     if args.out:
         os.makedirs(args.out, exist_ok=True)
