@@ -151,7 +151,7 @@ ProblemShape shape_of(const ForwardArgs& a) {
 }
 
 size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq) {
-  if (T < 1 || T > kMaxTokens || N < 1 || N > T || Hq < 1 || Hq > kMaxHeads) return 0;
+  if (T < 1 || T > kMaxTokens || N < 1 || N > T || N > kMaxSequences || Hq < 1 || Hq > kMaxHeads) return 0;
   return workspace_layout(T, N, Hq).total_bytes;
 }
 
@@ -166,7 +166,7 @@ size_t forward_workspace_bytes(const ForwardArgs& a) {
   if (a.q.rank != 3 || a.v.rank != 3 || a.cu_seqlens.rank != 1 || a.cu_seqlens.sizes[0] < 2 || a.q.device < 0)
     return 0;
   const ProblemShape sh = shape_of(a);
-  if (sh.T < 1 || sh.T > kMaxTokens || sh.N < 1 || sh.N > sh.T || sh.Hq < 1 || sh.Hq > kMaxHeads ||
+  if (sh.T < 1 || sh.T > kMaxTokens || sh.N < 1 || sh.N > sh.T || sh.N > kMaxSequences || sh.Hq < 1 || sh.Hq > kMaxHeads ||
       sh.Hv < 1 || sh.Hv > kMaxHeads || sh.Hv % sh.Hq != 0 || a.max_seqlen < 0)
     return 0;
   if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent &&
@@ -233,6 +233,9 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
     return fail(StatusCode::kInvalidArgument,
                 "cu_seqlens: expected N + 1 offsets with 1 <= N <= T = %lld (every sequence has at least "
                 "one token), got %lld entries", (long long)T, (long long)cu.sizes[0]);
+  if (N > kMaxSequences)
+    return fail(StatusCode::kInvalidArgument, "cu_seqlens: expected at most 2^30 sequences, got N = %lld",
+                (long long)N);
 
   if (a.initial_state.defined()) {
     if ((s = check_tensor("initial_state", a.initial_state, DType::kFloat32, 4, "[N, Hv, V, K]", dev, 16))

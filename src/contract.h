@@ -12,6 +12,9 @@ namespace gdn2 {
 
 inline constexpr int64_t kMaxTokens = 2147483647;  // T fits in int32 token indices
 inline constexpr int kMaxHeads = 65535;            // heads ride on gridDim.y
+// Sequences: the kernels' int32 loops over them (a stride of up to 512 threads past N) and
+// bisections over them (lo + hi) stay in range. 2^30 one-token sequences are 2 TiB of inputs.
+inline constexpr int64_t kMaxSequences = int64_t(1) << 30;
 
 struct ProblemShape {
   int64_t T = 0, N = 0, Hq = 0, Hv = 0;

@@ -97,7 +97,7 @@ struct Status {
 // Workspace enough for any call of T tokens, N sequences and Hq key heads, whatever its algorithm
 // (bytes, a multiple of 256): what the chunked path needs, about Hq (T / 64 + N + 1) 128.5 KiB.
 // Depends on sizes only, so it can be computed without reading cu_seqlens. 0 for sizes no call can
-// have (T < 1, N < 1, N > T, Hq < 1); SIZE_MAX where the size would not fit in size_t.
+// have (T < 1, N < 1, N > T or 2^30, Hq < 1); SIZE_MAX where the size would not fit in size_t.
 size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq);
 
 // Workspace this call needs (bytes, a multiple of 256): as above where its plan may run the chunked

@@ -203,7 +203,7 @@ TEST(Contract, WorkspaceGrowsWithTokensSequencesAndHeads) {
     EXPECT_EQ(gdn2::forward_workspace_bytes(bad[0], bad[1], bad[2]), 0u) << bad[0] << " " << bad[1] << " " << bad[2];
   // The largest sizes the contract allows: about 1.9e19 bytes, more than size_t holds; the size
   // saturates instead of wrapping to a small number that a fake view could satisfy.
-  EXPECT_EQ(gdn2::forward_workspace_bytes(gdn2::kMaxTokens, gdn2::kMaxTokens, gdn2::kMaxHeads), SIZE_MAX);
+  EXPECT_EQ(gdn2::forward_workspace_bytes(gdn2::kMaxTokens, gdn2::kMaxSequences, gdn2::kMaxHeads), SIZE_MAX);
   EXPECT_LT(gdn2::forward_workspace_bytes(gdn2::kMaxTokens, 1, 16), SIZE_MAX);
 }
 
@@ -294,6 +294,45 @@ TEST(Contract, WorkspaceOfThePlanRefusesInvalidShapes) {
     mutations[i](a);
     EXPECT_EQ(gdn2::forward_workspace_bytes(a), 0u) << "mutation " << i;
     EXPECT_EQ(gdn2::check_forward(a).code, StatusCode::kInvalidArgument) << "mutation " << i;
+  }
+}
+
+// The largest problems the contract accepts, and one sequence more than it does: 2^31 - 1 tokens of
+// one head in 2^30 sequences pass the metadata checks (views spread 2^44 bytes apart, so that none
+// overlaps another); 2^30 + 1 sequences are refused, naming cu_seqlens (the kernels' int32 loops and
+// bisections over the sequences stay in range below that).
+TEST(Contract, AtMostTwoToTheThirtySequences) {
+  const int64_t t = gdn2::kMaxTokens;
+  auto at = [](int i) { return reinterpret_cast<const void*>(uintptr_t(i) << 44); };
+  auto big = [&](int i, DType d, std::initializer_list<int64_t> sizes) {
+    int64_t s[4];
+    int r = 0;
+    for (int64_t x : sizes) s[r++] = x;
+    return gdn2::contiguous_view(at(i), d, 0, r, s);
+  };
+  for (int64_t n : {gdn2::kMaxSequences, gdn2::kMaxSequences + 1}) {
+    ForwardArgs a;
+    a.q = big(1, DType::kBFloat16, {t, 1, K});
+    a.k = big(2, DType::kBFloat16, {t, 1, K});
+    a.g = big(3, DType::kFloat32, {t, 1, K});
+    a.b = big(4, DType::kBFloat16, {t, 1, K});
+    a.v = big(5, DType::kBFloat16, {t, 1, V});
+    a.w = big(6, DType::kBFloat16, {t, 1, V});
+    a.cu_seqlens = big(7, DType::kInt64, {n + 1});
+    a.output = big(9, DType::kBFloat16, {t, 1, V});
+    a.algorithm = gdn2::Algorithm::kRecurrent;
+    a.workspace = const_cast<void*>(at(11));
+    a.workspace_bytes = 1280;
+    const gdn2::Status s = gdn2::check_forward(a);
+    if (n == gdn2::kMaxSequences) {
+      EXPECT_EQ(gdn2::forward_workspace_bytes(a), 1280u);
+      EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
+    } else {
+      EXPECT_EQ(gdn2::forward_workspace_bytes(a), 0u);
+      EXPECT_EQ(gdn2::forward_workspace_bytes(t, n, 1), 0u);
+      EXPECT_EQ(s.code, StatusCode::kInvalidArgument);
+      EXPECT_EQ(std::string(s.message).rfind("cu_seqlens: expected at most 2^30 sequences", 0), 0u) << s.message;
+    }
   }
 }
 
