@@ -1,8 +1,8 @@
 #!/bin/bash
 # For the next session with a device, after next-device-run.sh (not run). Validates main's host
-# changes of the session of 2026-12-05 from 20:30 (a1e7392: the workspace sized by the call's plan,
+# changes of the session of 2026-12-05 from 20:30 (705c93c to 0246aa0: the workspace sized by the call's plan,
 # every launch by cudaLaunchKernelEx, the setup and fla_compat changes; no kernel's SASS changed)
-# on main's build m from tools_tmp/b.tgz (built at a1e7392, as t and t2): the GPU tests (with
+# on main's build m from tools_tmp/b.tgz (built at 0246aa0, as t and t2): the GPU tests (with
 # test_workspace_follows_the_plan and fla_compat's bf16-state and host-offsets tests), the example,
 # and memcheck and initcheck over the whole sanitizer matrix, whose workspace is now exactly
 # forward_workspace_bytes(args): the flag words alone for the recurrent and fused cases, so that
