@@ -4,12 +4,19 @@ sequence first"), and what its block's cost allows on each of issue 3's rows. CP
 
     python3 bench/fused_order_model.py [--block-us 2.3] [--cta-us 6] [--sms 132]
     python3 bench/fused_order_model.py --bounds [--block-cycles 3491] [--clock-ghz 1.98] [--sms 132]
+    python3 bench/fused_order_model.py --mixed [--long-tokens 600] [--sms 132]
 
 Every CTA (one per sequence and value head, one per SM at a time) costs cta_us + block_us x its
 sequence's 16-token blocks; each SM takes the next CTA in launch order when it frees (greedy list
 scheduling). Prints the makespan in launch order (sequence order) and longest first, for S3's
 lengths (SPEC.md), three draws of 64 lengths uniform in [1, 512] (numpy; the benchmark's own
 N64-MIXED lengths come from torch's generator), and B8x2K.
+
+--mixed prints S3 with the heads of its sequences of at least --long-tokens tokens in the pair form
+(two CTAs a head, --pair-us + --pair-block-us per block, started first) and the rest in the
+128-channel form on the SMs left and those the pair form frees, against S3 in the 128-channel form
+alone, at three start-up costs of a 128-channel CTA (docs/performance.md, "S3's chain, and both
+fused forms in one launch"). The block costs are kAuto's fitted ones (src/contract.cpp).
 
 --bounds prints, for every row with a target, the fewest block times in which any schedule of the
 128-channel form can run it, its sequences cut into segments (item 8 of docs/performance.md,
@@ -24,10 +31,12 @@ import math
 from pathlib import Path
 
 
-def makespan(durations, sms):
-    """The end of the last of `durations` run greedily, in order, on `sms` machines."""
-    free = [0.0] * sms
-    end = 0.0
+def makespan(durations, sms, busy=()):
+    """The end of the last of `durations` run greedily, in order, on `sms` machines, of which
+    len(busy) are taken until the times in `busy`."""
+    free = list(busy) + [0.0] * (sms - len(busy))
+    heapq.heapify(free)
+    end = max(busy, default=0.0)
     for d in durations:
         t = heapq.heappop(free) + d
         end = max(end, t)
@@ -67,6 +76,18 @@ def cut_bound(lengths, hq, hv, sms):
         if best is None or bound < best[0]:
             best = (bound, longest)
     return best
+
+
+def mixed_forms(lengths, hv, long_tokens, sms, block_us, cta_us, pair_us, pair_block_us):
+    """(whole, mixed): the makespan of `lengths` in the 128-channel form alone, and with the heads
+    of the sequences of at least `long_tokens` tokens in the pair form (two CTAs a head, started
+    first), the rest in the 128-channel form; both longest first."""
+    whole = makespan(cta_durations(lengths, hv, block_us, cta_us, True), sms)
+    long = [n for n in lengths if n >= long_tokens]
+    rest = [n for n in lengths if n < long_tokens]
+    busy = [pair_us + pair_block_us * math.ceil(n / BLOCK_TOKENS) for n in long for _ in range(2 * hv)]
+    assert len(busy) <= sms, "the pair form's CTAs fit in one wave"
+    return whole, makespan(cta_durations(rest, hv, block_us, cta_us, True), sms, busy)
 
 
 def floor_bytes(lengths, hq, hv, initial, final):
@@ -129,7 +150,16 @@ def main():
     p.add_argument("--block-cycles", type=float, default=3491.0)
     p.add_argument("--clock-ghz", type=float, default=1.98)
     p.add_argument("--bandwidth-tbs", type=float, default=4.27)
+    p.add_argument("--mixed", action="store_true", help="S3 with its long sequences in the pair form")
+    p.add_argument("--long-tokens", type=int, default=600)
     args = p.parse_args()
+    if args.mixed:
+        # kAuto's fitted block costs (src/contract.cpp): kFusedV128 c = 1.940, kFusedV64 a = 8.19, c = 1.181
+        for cta_us in (2.0, 3.0, 4.5):
+            whole, mixed = mixed_forms(S3, 16, args.long_tokens, args.sms, 1.940, cta_us, 8.19, 1.181)
+            print(f"S3, a 128-channel CTA's start-up {cta_us} us: 128-channel form {whole:.1f} us, "
+                  f"sequences of {args.long_tokens}+ tokens in the pair form {mixed:.1f} us ({mixed / whole - 1:+.0%})")
+        return 0
     if args.bounds:
         print_bounds(args.block_cycles, args.clock_ghz, args.sms, args.bandwidth_tbs)
         return 0

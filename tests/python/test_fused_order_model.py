@@ -21,6 +21,24 @@ def test_longest_first_never_later_on_s3_and_equal_on_equal_lengths():
     assert equal[0] == equal[1]
 
 
+def test_makespan_with_busy_machines():
+    assert m.makespan([1.0, 1.0], 2, busy=[3.0]) == 3.0   # both on the free machine, the busy one ends last
+    assert m.makespan([4.0], 2, busy=[3.0]) == 4.0
+
+
+def test_mixed_forms_on_s3():
+    # Nothing long: the mix is the 128-channel form alone.
+    whole, mixed = m.mixed_forms(m.S3, 16, 10**6, 132, 1.94, 3.0, 8.19, 1.181)
+    assert mixed == whole
+    # The 694-token sequence in the pair form: its 32 CTAs end at 8.19 + 44 x 1.181; the rest
+    # cannot end before its work spread over all SMs; both below S3 in the 128-channel form, whose
+    # longest chain alone is 3.0 + 44 x 1.94.
+    whole, mixed = m.mixed_forms(m.S3, 16, 600, 132, 1.94, 3.0, 8.19, 1.181)
+    rest_work = sum(3.0 + 1.94 * -(-n // 16) for n in m.S3 if n < 600) * 16
+    assert whole >= 3.0 + 44 * 1.94
+    assert max(8.19 + 44 * 1.181, (rest_work + 32 * (8.19 + 44 * 1.181)) / 132) <= mixed < whole
+
+
 def test_cut_bound_on_s2_by_hand():
     # 64 blocks; segments of at most 13 blocks: 16 x 64 value blocks + 16 x 51 identity blocks =
     # 1,840 over 132 SMs = 13.94 block times; 12 or 14 blocks give 14.06 and 14.
