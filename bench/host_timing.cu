@@ -119,6 +119,7 @@ int main() {
 
   std::printf("host, us per call:\n");
   std::printf("  gdn2::check_forward       %6.2f\n", host_us_per_call([&] { (void)gdn2::check_forward(a); }, s, 1000));
+  std::printf("  forward_workspace_bytes(args) %6.2f\n", host_us_per_call([&] { (void)gdn2::forward_workspace_bytes(a); }, s, 1000));
   std::printf("  gdn2::forward             %6.2f\n", host_us_per_call([&] { (void)gdn2::forward(a, stream); }, s, 100));
   std::printf("  cudaMemsetAsync (12 B)    %6.2f\n", host_us_per_call([&] { cudaMemsetAsync(ws, 0, 12, s); }, s, 100));
   std::printf("  empty kernel <<<1, 32>>>  %6.2f\n", host_us_per_call([&] { empty_kernel<<<1, 32, 0, s>>>(nullptr); }, s, 100));
