@@ -5,7 +5,7 @@
 #       with 4-way bank conflicts per consumer thread and block);
 #   t2  main with gva-pair-tma-ldm.patch (t with rows of 136 channels in the slot, two ldmatrix
 #       .trans per thread and block, no bank conflicts).
-# (The carry was rebuilt at 0246aa0, see the README.) Before it, on the CPU, each build into tools_tmp/<name>/{python/gdn2/*.so, bin/{gdn2_example,
+# (The carry was rebuilt at de94600, see the README.) Before it, on the CPU, each build into tools_tmp/<name>/{python/gdn2/*.so, bin/{gdn2_example,
 # gdn2_sanitize_matrix, gdn2_tf32_rounding}} (cmake --build build-torch; copy python/gdn2/*.so and
 # those three from build-torch); keep gva-pair-tma-ldm.patch applied in the working tree (its tests,
 # the sanitizer matrix's GVA-pair cases and bench/outputs_bitwise.py's GVA cases run here; the
