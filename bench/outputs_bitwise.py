@@ -9,8 +9,9 @@
 `dump` runs chunk_gdn2 on fixed inputs (python/gdn2/testing.py, model-like, device generator,
 seed 5) that reach every kernel variant: one chunk, one sequence beside phase 1 (with and without
 an initial state), 64 value heads on 16 key heads (the 64-channel pass), mixed lengths with strong
-decays (the exact path of phase 1), and 8 x 2048 tokens (the 128-channel pass); it saves the
-outputs and final states. Two dumps of the same build are equal too: the kernels are deterministic
+decays (the exact path of phase 1), 8 x 2048 tokens (the 128-channel pass), and two cases of GVA
+heads on the fused path's 128-channel form (4 x 4096 tokens through auto; four mixed lengths with
+strong decays, fused forced), which its GVA pair serves; it saves the outputs and final states. Two dumps of the same build are equal too: the kernels are deterministic
 (phase 1's work counter changes which CTA takes an item, not what the item computes).
 """
 import sys
@@ -25,6 +26,8 @@ CASES = [  # name, sequence lengths, key heads, value heads, make_inputs options
     ("mixed-strong", "random", 4, 8, {"decay": ("mixed", -60.0)}),
     ("strong-T700", (700,), 2, 2, {"decay": ("uniform", -50.0)}),
     ("B8x2K", (2048,) * 8, 16, 16, {}),
+    ("B4x4K-GVA2", (4096,) * 4, 16, 32, {}),
+    ("gva4-pair-fused", (300, 129, 17, 1), 8, 32, {"decay": ("mixed", -60.0), "algorithm": "fused"}),
 ]
 
 
@@ -36,9 +39,11 @@ def dump(path):
     for name, lengths, hq, hv, options in CASES:
         if lengths == "random":
             lengths = testing.random_lengths(20, 1, 400, 3)
+        options = dict(options)
+        algorithm = options.pop("algorithm", "auto")
         x = testing.make_inputs(lengths, hq, hv, kind="model", seed=5, device="cuda", gen_device="cuda", **options)
         o, ht = gdn2.chunk_gdn2(x["q"], x["k"], x["v"], x["g"], x["b"], x["w"], cu_seqlens=x["cu_seqlens"],
-                                initial_state=x["initial_state"], output_final_state=True)
+                                initial_state=x["initial_state"], output_final_state=True, algorithm=algorithm)
         torch.cuda.synchronize()
         saved[name] = {"o": o.cpu(), "final_state": ht.cpu()}
     torch.save(saved, path)

@@ -3,9 +3,11 @@ change of its rings before it reaches a GPU. CPU only.
 
     python3 scripts/fused_protocol_model.py [--slots 2] [--raw 2] [--stages 2] [--kq 3] [--blocks 8]
 
-The model follows each role's order of waits, arrivals, reads and writes per block, for both forms
-(the pair form: a cluster of two CTAs of one consumer each, two solvers of two halves each; two
-consumers: one CTA, two solvers of two warps each), over 1 .. --blocks blocks and every mix of
+The model follows each role's order of waits, arrivals, reads and writes per block, for the three
+forms (1, the pair form: a cluster of two CTAs of one consumer each, two solvers of two halves each;
+2, two consumers: one CTA, two solvers of two warps each; 3, the GVA pair: a cluster of two CTAs
+of two consumers each, each CTA's v and w loaded into its slot by the forming CTA), over 1 ..
+--blocks blocks and every mix of
 tensor-core and exact blocks. In the pair form each CTA forms the blocks n with n % 2 = its rank
 (its raw stages and staging tiles by its own block count m), with twice the slots and --pair-kq kq
 buffers, and copies them into the other CTA: the producer's part once it has stored it, the
@@ -71,13 +73,14 @@ class Graph:
         return n
 
 
-def build(p, consumers, blocks, exact_mask):
-    """The roles' operations: `blocks` blocks, block n exact where bit n of exact_mask is set; one
-    CTA (two consumers) or the pair form's two (one consumer each)."""
+def build(p, form, blocks, exact_mask):
+    """The roles' operations: `blocks` blocks, block n exact where bit n of exact_mask is set; the
+    pair form (1: two CTAs of one consumer), one CTA of two consumers (2) or the GVA pair (3: two
+    CTAs of two consumers)."""
     g = Graph()
-    ctas = 2 if consumers == 1 else 1
+    consumers, ctas = (1, 2) if form == 1 else (2, 1) if form == 2 else (2, 2)
     solver_threads = 128 if consumers == 1 else 64
-    split = consumers == 2  # the solver's part of a slot on its own barrier (fused.cuh, Roles::kSplitSlot)
+    split = consumers == 2 and ctas == 1  # the solver's part of a slot on its own barrier (Roles::kSplitSlot)
     slots, kqs = (2 * p.slots, p.pair_kq) if ctas == 2 else (p.slots, p.kq)
     start = g.node(("init",))
     tma_done = {}
@@ -149,14 +152,15 @@ def build(p, consumers, blocks, exact_mask):
             arrive(P, name("formed", c), s, PRODUCER_THREADS, n)
             if slot_wait and not (ctas == 2 and p.pair_producer_waits_before_kq):
                 wait(P, name("empty", c), sl, n - slots)
-            for field in ("kend", "d", "wv"):
+            fields = ("kend", "d", "wv")  # in the GVA pair "wv" is v and w, loaded by TMA into both CTAs
+            for field in fields:
                 access(P, "W", name("slot", c), sl, n, field)
             arrive(P, name("full", c), sl, PRODUCER_THREADS, n)
             if ctas == 2:
-                send(P, c, n, [("kq", "rows"), ("slot", "kend"), ("slot", "d"), ("slot", "wv")])
+                send(P, c, n, [("kq", "rows")] + [("slot", f) for f in fields])
     for c in range(ctas):
         for m, n in enumerate(own[c]):
-            build_solver(p, g, c, m, n, own[c], consumers, blocks, exact_mask, slots, kqs, ahead, split, name,
+            build_solver(p, g, c, m, n, own[c], consumers, ctas, blocks, exact_mask, slots, kqs, ahead, split, name,
                          issue, access, arrive, wait, join, send)
     for c in range(ctas):
         for ci in range(consumers):
@@ -166,7 +170,8 @@ def build(p, consumers, blocks, exact_mask):
                 if o == c:
                     wait(C, name("full", c), sl, n)  # the first product and w*v
                 else:
-                    arrive(C, name("fullin", c), sl, 1, n)  # the expected bytes
+                    if ci == 0:
+                        arrive(C, name("fullin", c), sl, 1, n)  # the expected bytes
                     wait(C, name("fullin", c), sl, n)
                 access(C, "R", name("kq", c), n % kqs, n, "rows")
                 access(C, "R", name("slot", c), sl, n, "wv")
@@ -180,7 +185,7 @@ def build(p, consumers, blocks, exact_mask):
     return g, init, tma_done
 
 
-def build_solver(p, g, c, m, n, own, consumers, blocks, exact_mask, slots, kqs, ahead, split, name, issue, access,
+def build_solver(p, g, c, m, n, own, consumers, ctas, blocks, exact_mask, slots, kqs, ahead, split, name, issue, access,
                  arrive, wait, join, send):
     """Solver m % 2 of CTA c on its own block m (block n)."""
     w, s, sl, r, exact = m % 2, m % p.stages, n % slots, m % p.raw, (exact_mask >> n) & 1
@@ -247,11 +252,15 @@ def build_solver(p, g, c, m, n, own, consumers, blocks, exact_mask, slots, kqs, 
         wait_slot(S)
         access(S, "W", name("slot", c), sl, n, "t")
         arrive(S, solved, sl, 64, n)
+        if ctas == 2:  # T and P into the other CTA (the GVA pair)
+            if p.pair_solver_waits_full:
+                wait(S, name("full", c), sl, n)
+            send(S, c, n, [("slot", "t"), ("slot", "p")])
 
 
-def check(p, consumers, blocks, exact_mask):
+def check(p, form, blocks, exact_mask):
     """The faults of one configuration (an empty list where there are none)."""
-    g, init, tma_done = build(p, consumers, blocks, exact_mask)
+    g, init, tma_done = build(p, form, blocks, exact_mask)
     ops, errors = g.ops, []
     arrivals, waits = defaultdict(list), []
     for i, op in enumerate(ops):
@@ -334,17 +343,17 @@ def check(p, consumers, blocks, exact_mask):
     return sorted(set(errors))
 
 
-def sweep(p, max_blocks=8, forms=(1, 2)):
-    """(configurations, the first faulty one with its faults or None) over both forms, 1..max_blocks
+def sweep(p, max_blocks=8, forms=(1, 2, 3)):
+    """(configurations, the first faulty one with its faults or None) over the forms (build), 1..max_blocks
     blocks and every exact mask."""
     count, first = 0, None
-    for consumers in forms:
+    for form in forms:
         for blocks in range(1, max_blocks + 1):
             for mask in range(1 << blocks):
                 count += 1
-                faults = check(p, consumers, blocks, mask)
+                faults = check(p, form, blocks, mask)
                 if faults and first is None:
-                    first = (consumers, blocks, mask, faults[:4])
+                    first = (form, blocks, mask, faults[:4])
     return count, first
 
 

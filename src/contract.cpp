@@ -313,13 +313,15 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
 // estimates refitted": the fused path is bound by the SMs, not HBM, B8x2K taking 290.3 us on both
 // GPUs with the same kernels, while the chunked path is up to 30% slower on the H100's HBM); the
 // 64-channel form's refitted again for the pair form ("The pair form's first tests, S1's cluster
-// wait and kAuto's refit"):
+// wait and kAuto's refit"), the 128-channel form's GVA pair fitted apart ("The GVA pair in the
+// 128-channel form"):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
 //     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
 //     per round;
 //   fused (fused.cuh): N Hv s items (s = kernels::fused_slices), a CTA each, at most one per SM at
 //     a time (G = min(items, SMs) at once); an SM runs a chain of at least ceil(L / 16) blocks and
-//     on average s Hv (T + 15 N) / (16 G) at most: a_s + c_s max(both) + o_s ceil(items / G); only
+//     on average s Hv (T + 15 N) / (16 G) at most: a_s + c_s max(both) + o_s ceil(items / G), with
+//     the GVA pair's own constants where it runs (s = 1, an even Hv / Hq); only
 //     up to kFusedMaxSequences sequences, since each of its CTAs checks all N + 1 offsets of
 //     cu_seqlens;
 //   chunked: phase 1's Hq (T + 63 N) / 64 items at most in rounds of SMs, then the pass's CTAs
@@ -338,6 +340,10 @@ struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
 constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940, 9.03};
+// The 128-channel form's GVA pair (kernels::fused_gva_pair: an even number of value heads per key
+// head), fitted apart on an H100 (bench/fit_auto.py --gva-pair, docs/performance.md, "The GVA pair
+// in the 128-channel form", step 7).
+constexpr FusedEstimate kFusedV128Pair = {16.22, 1.518, 8.25};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
   double r128;                   // us per round of the 128-channel pass's CTAs
@@ -367,7 +373,8 @@ Estimates estimate(const ProblemShape& sh, int64_t sms, int64_t longest) {
                                  : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
   const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
   const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
-  const FusedEstimate& f = slices == 2 ? kFusedV64 : kFusedV128;
+  const bool gva_pair = kernels::fused_gva_pair(sh.N * sh.Hv, sms, sh.Hq, sh.Hv);
+  const FusedEstimate& f = slices == 2 ? kFusedV64 : gva_pair ? kFusedV128Pair : kFusedV128;
   const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
   const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
   e.fused = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;

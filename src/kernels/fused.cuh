@@ -97,15 +97,25 @@ static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
 // What depends on the number of consumers: the value channels per CTA, the warpgroups' roles and
 // registers. One consumer: warpgroup 0 produces, 1 consumes, 2 and 3 solve (a warpgroup per
 // solver). Two: warpgroup 0 produces, 1 solves (two warps per solver), 2 and 3 consume.
-template <int kConsumers>
+template <int kConsumers, int kPairCtas>
 struct Roles {
-  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static_assert((kConsumers == 1 && kPairCtas == 2) || (kConsumers == 2 && (kPairCtas == 1 || kPairCtas == 2)),
+                "the pair form (one consumer, two CTAs), the 128-channel form, or its GVA pair");
   static constexpr int kSliceV = kConsumerRows * kConsumers;  // value channels per CTA
   static constexpr int kSlices = kV / kSliceV;
   // The pair form (one consumer): the head's two CTAs are a cluster, and each forms every other
   // block's key side (and w*v for both slices) and copies it into the other's shared memory.
-  static constexpr int kCtas = kConsumers == 1 ? 2 : 1;  // CTAs that share a head's key side
-  static constexpr int kFormV = kSliceV * kCtas;         // value channels whose w*v a CTA forms: 128
+  static constexpr int kCtas = kPairCtas;  // CTAs that share a key head's key side
+  // The GVA pair (two consumers, two CTAs): the two value heads of a key head (GVA groups of an even
+  // number of value heads), a CTA each, each forming every other block's key side. w*v does not
+  // travel with the block: the forming CTA's producer loads each CTA's own head's v and w by TMA
+  // into that CTA's slot (Slot::wv's room, vw_of), and the consumers form their rows of w*v.
+  static constexpr bool kGvaPair = kConsumers == 2 && kCtas == 2;
+  static constexpr int kFormV = kConsumers == 1 ? kSliceV * kCtas : kSliceV;  // value channels of v and w per raw stage: 128
+  static constexpr int kWvSlices = kConsumers == 1 ? kCtas : 1;              // Slot::wv's slices
+  // Slot::wv's rows: 4 floats past the slice (its stores and reads without bank conflicts); in the
+  // GVA pair 8, so that the room holds v and w in rows of kVwLd channels (vw_of).
+  static constexpr int kWvLd = kSliceV + (kGvaPair ? 8 : 4);
   static constexpr int kSlots = 2 * kCtas;               // slots of factors, two per forming CTA
   static constexpr int kSlotsLog2 = kCtas;                // log2(kSlots)
   static constexpr int kKqRing = kCtas == 2 ? 4 : 3;     // kq buffers (Smem)
@@ -115,7 +125,7 @@ struct Roles {
   static constexpr int kFirstSolverThread = (kConsumers == 1 ? 2 : 1) * kWarpgroup;  // solver 0's
   // Two consumers start a block's first product on the producer's part of the slot (`full`) and
   // wait for the solver's (`solved`) before T; one consumer waits for both on `full` (Smem).
-  static constexpr bool kSplitSlot = kConsumers == 2;
+  static constexpr bool kSplitSlot = kConsumers == 2 && kCtas == 1;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
   static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
@@ -126,7 +136,7 @@ struct Roles {
 
 // One block's factors other than [Kb; Qg] (Smem::kq), consumed by the products as B operands
 // (K-major, kmajor_offset; rows in slot order), D (slot order) and w*v ([token slot][value channel]).
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 struct Slot {
   float t[kBlk * kBlk];     // T: rows token slots i, K = token j
   float p[kBlk * kBlk];     // P, as T
@@ -134,8 +144,19 @@ struct Slot {
   float d[kK];
   // w*v of each CTA's slice ([cta][token slot][value channel]): in the pair form the forming CTA
   // copies the other's part with t .. d (kPeerBytes).
-  float wv[Roles<kConsumers>::kCtas][kBlk][Roles<kConsumers>::kSliceV + 4];
+  float wv[Roles<kConsumers, kCtas>::kWvSlices][kBlk][Roles<kConsumers, kCtas>::kWvLd];
 };
+// The GVA pair: the slot's v and w of the CTA's own head (bf16 [token][value channel], v then w),
+// in the room of Slot::wv, each token's row kVwLd channels long: the TMA box reads the head's 128
+// channels and the next 8 (the next head's, or zeros past the last), so that rows start 272 bytes
+// (4 banks) apart and the consumers' ldmatrix of 8 tokens' rows of 16 bytes meets 32 banks.
+constexpr int kVwLd = kV + 8;
+constexpr uint32_t kVwBytes = 2 * kBlk * kVwLd * sizeof(uint16_t);
+template <int kConsumers, int kCtas>
+__device__ __forceinline__ uint16_t* vw_of(Slot<kConsumers, kCtas>& slot) {
+  static_assert(sizeof(slot.wv) >= kVwBytes, "v and w fit the slot's w*v");
+  return reinterpret_cast<uint16_t*>(&slot.wv[0][0][0]);
+}
 // A (fp32), the inverse's input, a solver's own: its column halves apart (columns 8 h .. + 7 in
 // a[h]), each read and written by one warp only (on the exact path the warps that form A write
 // both halves, ordered by the solver's barrier), rows of 48 bytes so that no read (the compiler
@@ -144,11 +165,11 @@ using ATile = float[2][kBlk][kALd];
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read). On a block that takes the exact
 // path the producer replaces g by the decay factors d = exp2(decay_log2(g)), 1 past the end.
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 struct RawStage {
   uint16_t q[kBlk][kK], k[kBlk][kK], b[kBlk][kK];
   float g[kBlk][kK];
-  uint16_t v[kBlk][Roles<kConsumers>::kFormV], w[kBlk][Roles<kConsumers>::kFormV];
+  uint16_t v[kBlk][Roles<kConsumers, kCtas>::kFormV], w[kBlk][Roles<kConsumers, kCtas>::kFormV];
 };
 using StageTile = float[kBlk][kStageLd];
 // [Kb; Qg] of one block, the consumers' first B operand and the solver's operand of A and P: rows
@@ -164,19 +185,19 @@ constexpr bool kq_rows_by_xor() {
   return true;
 }
 static_assert(kq_rows_by_xor(), "a kq row is row 0's words with bits 2-4 flipped, plus 32 words a row");
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 struct alignas(1024) Smem {
-  using R = Roles<kConsumers>;
+  using R = Roles<kConsumers, kCtas>;
   // Block n's [Kb; Qg] in kq[n % kKqRing], written by the producer as it forms the block. Without
   // a barrier of its own: in the 128-channel form (three deep) the producer has waited, before
   // forming block n, for the consumers' release of block n - 3, the last reader of kq[n % 3] (for
   // block n - 1's slot); in the pair form (four deep, as the slots) it waits for block n - 4's
   // release before it stores kq.
   float kq[R::kKqRing][kKqRows * kK];
-  Slot<kConsumers> slot[R::kSlots];
+  Slot<kConsumers, kCtas> slot[R::kSlots];
   // The raw stages, staging tiles and votes of the CTA's own blocks m (block n = rank + kCtas m),
   // by m % 2.
-  RawStage<kConsumers> raw[2];
+  RawStage<kConsumers, kCtas> raw[2];
   // The producer's [token][channel] tile of own block m in stage[m % 2]: k / r (rounded to TF32),
   // from which, with kq, the solver forms A and P.
   StageTile stage[2];
@@ -189,11 +210,15 @@ struct alignas(1024) Smem {
   // bytes copied in, and `empty` of this CTA's slots both consumers' warps.
   uint64_t full[R::kSlots], solved[R::kSlots], empty[R::kSlots], raw_full[2], formed[2], stage_empty[2];
 };
-// The bytes of a block that the forming CTA copies into the other's shared memory (pair form):
-// kq, the slot's t .. d and the other CTA's w*v.
-template <int kConsumers>
-constexpr uint32_t kPeerBytes = uint32_t(kKqRows * kK * sizeof(float) + offsetof(Slot<kConsumers>, wv) +
-                                         sizeof(Slot<kConsumers>::wv[0]));
+// The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
+// kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
+template <class SlotT, bool kWithWv>
+constexpr uint32_t peer_bytes() {
+  return uint32_t(kKqRows * kK * sizeof(float) + offsetof(SlotT, wv) + (kWithWv ? sizeof(SlotT::wv[0]) : 0));
+}
+template <int kConsumers, int kCtas>
+constexpr uint32_t kPeerBytes = peer_bytes<Slot<kConsumers, kCtas>, !Roles<kConsumers, kCtas>::kGvaPair>() +
+                                (Roles<kConsumers, kCtas>::kGvaPair ? kVwBytes : 0);
 // One thread: `bytes` at `src` (this CTA) into the same offset of CTA `peer`, counted on `bar` there.
 __device__ __forceinline__ void send_to_peer(const void* src, uint32_t bytes, const uint64_t* bar, int peer) {
   bulk_copy_to_peer(peer_address(src, peer), src, bytes, peer_address(bar, peer));
@@ -284,13 +309,15 @@ __device__ __forceinline__ Blocks item_blocks(const SliceItem& it) {
 }
 
 // One thread: the TMA copies of block n into `r`, completing on `bar`.
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem& it, const Blocks& bl, int n,
-                                          RawStage<kConsumers>& r, uint64_t* bar) {
+                                          RawStage<kConsumers, kCtas>& r, uint64_t* bar) {
   // This thread's generic reads of the stage before the copies' writes; other threads' reads are
   // ordered by a barrier, and the producer's writes of d (exact blocks) by its own fence and `formed`.
   fence_proxy_async();
-  mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage<kConsumers>)));
+  // The GVA pair reads no v or w here (its consumers read their own head's: consume).
+  constexpr bool kVw = !Roles<kConsumers, kCtas>::kGvaPair;
+  mbarrier_expect_bytes(bar, uint32_t(sizeof(RawStage<kConsumers, kCtas>) - (kVw ? 0 : 2 * sizeof(RawStage<kConsumers, kCtas>::v))));
   const int y = bl.y0 + n * kBlk;
   tma_load_2d(r.q, &p.q_map, it.hk * kK, y, bar);
   tma_load_2d(r.k, &p.k_map, it.hk * kK, y, bar);
@@ -298,11 +325,13 @@ __device__ __forceinline__ void issue_raw(const FusedParams& p, const SliceItem&
   tma_load_2d(r.g, &p.g_map, it.hk * kK, y, bar);
   // v and w of all the head's channels (kFormV = kV in both forms: the pair's forming CTA forms w*v
   // for both slices).
-  static_assert(Roles<kConsumers>::kFormV == kV, "v and w boxes of a whole head");
+  static_assert(Roles<kConsumers, kCtas>::kFormV == kV, "v and w boxes of a whole head");
   // it.v0 is 0 in the 128-channel form too: read there as before, so that its code stays main's.
-  const int v0 = Roles<kConsumers>::kCtas == 2 ? 0 : it.v0;
-  tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + v0, y, bar);
-  tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + v0, y, bar);
+  const int v0 = Roles<kConsumers, kCtas>::kCtas == 2 ? 0 : it.v0;
+  if constexpr (kVw) {
+    tma_load_2d(r.v, &p.r.value.v_map, it.h * kV + v0, y, bar);
+    tma_load_2d(r.w, &p.r.value.w_map, it.h * kV + v0, y, bar);
+  }
 }
 
 // selp: a choice between two registers that stays one (a ternary on array elements became an
@@ -329,8 +358,8 @@ __device__ __forceinline__ void keep_rows(float (&x)[16], bool upper, int o) {
 // producer wrote over the stage's g. Every row is read whole (past the sequence's end: other
 // tokens, or TMA's zeros past T; the caller masks them at the store), and rows above the diagonal
 // are summed too, with e_i = k_j there.
-template <bool kP, int kParts, int kConsumers>
-__device__ __forceinline__ void exact_sums(const RawStage<kConsumers>& raw, int len, int j, int part, float (&s)[kBlk]) {
+template <bool kP, int kParts, int kConsumers, int kCtas>
+__device__ __forceinline__ void exact_sums(const RawStage<kConsumers, kCtas>& raw, int len, int j, int part, float (&s)[kBlk]) {
   auto quad = [](const uint16_t (&x)[kBlk][kK], int t, int c) {
     const uint2 u = *reinterpret_cast<const uint2*>(&x[t][c]);
     return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u),
@@ -368,15 +397,15 @@ __device__ __forceinline__ void exact_sums(const RawStage<kConsumers>& raw, int 
 // the rows), and each lane stores 16 / kParts rows of its column; rows above the diagonal (and on
 // it, for A) and past the sequence's end are stored as zeros. Every sum is the same tree over the
 // parts in every block: deterministic.
-template <int kConsumers>
-__device__ void exact_ap(const RawStage<kConsumers>& raw, int len, float scale, ATile& a, Slot<kConsumers>& slot,
+template <int kConsumers, int kCtas>
+__device__ void exact_ap(const RawStage<kConsumers, kCtas>& raw, int len, float scale, ATile& a, Slot<kConsumers, kCtas>& slot,
                          int warp, int lane_in) {
   // The lane's index through a volatile copy, so that nothing derived from it (channels, column,
   // the reduce-scatter's selects) is hoisted out of the solver's block loop: live across
   // tensor_ap, where the solver's 96 registers are nearly all in use, such values spilled.
   int lane;
   asm volatile("mov.b32 %0, %1;" : "=r"(lane) : "r"(lane_in));
-  constexpr int kW = Roles<kConsumers>::kSolverWarps, kCols = 32 / kW, kParts = kW;
+  constexpr int kW = Roles<kConsumers, kCtas>::kSolverWarps, kCols = 32 / kW, kParts = kW;
   const bool is_p = warp >= kW / 2;  // warp-uniform
   const int j = kCols * (warp % (kW / 2)) + lane % kCols, part = lane / kCols;
   float s[kBlk];
@@ -428,8 +457,8 @@ static_assert(sw128::offset(kBlk + 5, 32 + 12, kKqRows) ==
 // x the four column quads of k-steps s and s + 1. One consumer: warp w forms columns 8 (w % 2) .. + 7
 // of A (w < 2) or of P. Two: warp h forms columns 8 h .. + 7 of both A and P (the k / r fragments
 // serve both).
-template <int kConsumers, class WaitSlot>
-__device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slot<kConsumers>& slot, int warp, int lane,
+template <int kConsumers, int kCtas, class WaitSlot>
+__device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slot<kConsumers, kCtas>& slot, int warp, int lane,
                           WaitSlot wait_slot) {
   const int g = lane >> 2, q = lane & 3;
   if constexpr (kConsumers == 1) {
@@ -494,8 +523,8 @@ __device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slo
 // read); warp 0 the upper one T11, and x = A21 T11[:, j]; after the two warps' barrier (named
 // barrier `barrier`), warp 0 forms T21 = -T22 x. Each warp calls wait_slot() before it stores
 // into the slot.
-template <int kConsumers, class WaitSlot>
-__device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot<kConsumers>& slot, int warp, int lane,
+template <int kConsumers, int kCtas, class WaitSlot>
+__device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot<kConsumers, kCtas>& slot, int warp, int lane,
                        int barrier, WaitSlot wait_slot) {
   constexpr int kH = kBlk / 2;
   const int j = lane & (kH - 1), base = warp == 1 ? kH : 0;
@@ -562,9 +591,9 @@ __device__ void invert(const ATile& a, float (&t22)[kBlk / 2][9], Slot<kConsumer
   }
 }
 
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 __device__ __forceinline__ void solver_sync(int w) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers>::kSolverThreads) : "memory");
+  asm volatile("bar.sync %0, %1;\n" ::"r"(kSolverBarrier + 2 * w), "n"(Roles<kConsumers, kCtas>::kSolverThreads) : "memory");
 }
 
 // Solver w, per own block m with m % 2 = w (block n; in the 128-channel form m = n) once the
@@ -573,9 +602,9 @@ __device__ __forceinline__ void solver_sync(int w) {
 // Roles::kSplitSlot), and in the pair form the copy of T and P into the other CTA. A is the
 // solver's own tile and T is formed in registers, so only the stores into the slot wait for the
 // consumers to release it (block n - kSlots): the two solvers' chains overlap the consumers' blocks.
-template <int kConsumers>
-__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
-  using R = Roles<kConsumers>;
+template <int kConsumers, int kCtas>
+__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int rank) {
+  using R = Roles<kConsumers, kCtas>;
   const int c0 = threadIdx.x - R::kFirstSolverThread, w = c0 / R::kSolverThreads;
   const int c = c0 % R::kSolverThreads, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
@@ -583,7 +612,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
   for (int n = rank + R::kCtas * w; n < bl.count; n += R::kCtas * kSolvers) {
     const int m = (n - rank) / R::kCtas;
     const int si = n & (R::kSlots - 1);
-    Slot<kConsumers>& slot = sm.slot[si];
+    Slot<kConsumers, kCtas>& slot = sm.slot[si];
     const StageTile& stage = sm.stage[m & 1];
     const float* kq = sm.kq[n % R::kKqRing];
     const int len = bl.len(n);
@@ -605,12 +634,12 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // warps' barrier between A/P and T). The exact path forms A and P on all four warps, then
       // the warpgroup's barrier.
       if (fast) {
-        tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // every warp's reads of A for its previous block done
+        solver_sync<kConsumers, kCtas>(w);  // every warp's reads of A for its previous block done
         exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage m % 2 done
+        solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
       }
       if (warp < 2) {
         mbarrier_arrive(&sm.stage_empty[m & 1]);
@@ -626,12 +655,12 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // can stage block n + 2 during the inverse); then each warp does its part of the inverse.
       if (fast) {
         if (c == 0) request();
-        tensor_ap<kConsumers>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
       } else {
         wait_slot();
-        solver_sync<kConsumers>(w);  // both warps' reads of A for its previous block done
+        solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
         exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers>(w);  // A complete, and every read of raw stage m % 2 done
+        solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
         if (c == 0) request();
       }
       mbarrier_arrive(&sm.stage_empty[m & 1]);
@@ -647,7 +676,8 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // consumer has released the slot (block n - 4): this solver waited for it before storing.
       if (c == 0) {
         mbarrier_wait(&sm.full[si], uint32_t(n >> R::kSlotsLog2) & 1);
-        send_to_peer(&slot, uint32_t(offsetof(Slot<kConsumers>, kend)), &sm.full[si], rank ^ 1);
+        using SlotT = Slot<kConsumers, kCtas>;
+        send_to_peer(&slot, uint32_t(offsetof(SlotT, kend)), &sm.full[si], rank ^ 1);
       }
     }
   }
@@ -657,9 +687,10 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
 // [Kb; Qg] in kq[n % kKqRing], its staging tile in stage m % 2 and its part of the slot in slot
 // n % kSlots once the consumers have released it (in the pair form, then sent into the other CTA).
 // The raw inputs of own block m arrive in raw stage m % 2, copied two own blocks ahead.
-template <int kConsumers>
-__device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>& sm, int rank) {
-  using R = Roles<kConsumers>;
+template <int kConsumers, int kCtas>
+__device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm,
+                        int rank) {
+  using R = Roles<kConsumers, kCtas>;
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
   const int slot_row = k_at_position(c);
@@ -670,8 +701,8 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
   for (int n = rank; n < bl.count; n += R::kCtas) {
     const int m = (n - rank) / R::kCtas;
     const int si = n & (R::kSlots - 1);
-    Slot<kConsumers>& slot = sm.slot[si];
-    RawStage<kConsumers>& raw = sm.raw[m & 1];
+    Slot<kConsumers, kCtas>& slot = sm.slot[si];
+    RawStage<kConsumers, kCtas>& raw = sm.raw[m & 1];
     const int len = bl.len(n);
     StageTile& stage = sm.stage[m & 1];
     float* kq = sm.kq[n % R::kKqRing];  // free: see Smem
@@ -730,6 +761,20 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     int x0;
     asm volatile("mov.b32 %0, %1;" : "=r"(x0) : "r"(sw128::offset(0, c, kKqRows)));
     if constexpr (R::kCtas == 2) wait_slot();  // kq[n % 4]'s last readers: block n - 4 (Smem)
+    if constexpr (R::kGvaPair) {
+      // Both CTAs' v and w of block n, each its own head's (value heads h and h ^ 1), into slot
+      // n % 4 of each: the slot is free in both (its release counts both CTAs' consumers).
+      if (c == 0) {
+        const int y = bl.y0 + n * kBlk;
+        uint16_t* vw = vw_of(slot);
+        mbarrier_expect_tx(&sm.full[si], kVwBytes);
+        tma_load_2d(vw, &p.r.value.v_map, it.h * kV, y, &sm.full[si]);
+        tma_load_2d(vw + kBlk * kVwLd, &p.r.value.w_map, it.h * kV, y, &sm.full[si]);
+        const uint16_t to_peer = uint16_t(1u << (rank ^ 1));
+        tma_load_2d_multicast(vw, &p.r.value.v_map, (it.h ^ 1) * kV, y, &sm.full[si], to_peer);
+        tma_load_2d_multicast(vw + kBlk * kVwLd, &p.r.value.w_map, (it.h ^ 1) * kV, y, &sm.full[si], to_peer);
+      }
+    }
 #pragma unroll
     for (int t = 0; t < kBlk; ++t) {
       const int row = k_at_position(t), at = (x0 ^ ((row & 7) << 2)) + 32 * row;
@@ -741,7 +786,7 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
     constexpr int kHalves = R::kFormV / kConsumerRows;
     float wv[8 * kHalves];
 #pragma unroll
-    for (int h = 0; h < kHalves; ++h) {
+    for (int h = 0; h < (R::kGvaPair ? 0 : kHalves); ++h) {
       const int tok = c / 8;
       const uint4 vv = *reinterpret_cast<const uint4*>(&raw.v[tok][8 * (c % 8) + kConsumerRows * h]);
       const uint4 ww = *reinterpret_cast<const uint4*>(&raw.w[tok][8 * (c % 8) + kConsumerRows * h]);
@@ -781,7 +826,7 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
             make_float4(round_tf32(ke[4 * u]), round_tf32(ke[4 * u + 1]), round_tf32(ke[4 * u + 2]), round_tf32(ke[4 * u + 3]));
       slot.d[slot_row] = r;
 #pragma unroll
-      for (int h = 0; h < kHalves; ++h) {
+      for (int h = 0; h < (R::kGvaPair ? 0 : kHalves); ++h) {
         float* dst = R::kCtas == 2 ? &slot.wv[h][k_at_position(c / 8)][8 * (c % 8)]
                                    : &slot.wv[0][k_at_position(c / 8)][8 * (c % 8) + kConsumerRows * h];
         *reinterpret_cast<float4*>(dst) = make_float4(wv[8 * h], wv[8 * h + 1], wv[8 * h + 2], wv[8 * h + 3]);
@@ -798,9 +843,10 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
       if (c == 0) {
         const int peer = rank ^ 1;
         send_to_peer(kq, kKqRows * kK * sizeof(float), &sm.full[si], peer);
-        send_to_peer(&slot.kend, uint32_t(offsetof(Slot<kConsumers>, wv) - offsetof(Slot<kConsumers>, kend)),
+        using SlotT = Slot<kConsumers, kCtas>;
+        send_to_peer(&slot.kend, uint32_t(offsetof(SlotT, wv) - offsetof(SlotT, kend)),
                      &sm.full[si], peer);
-        send_to_peer(&slot.wv[peer], sizeof(slot.wv[peer]), &sm.full[si], peer);
+        if constexpr (!R::kGvaPair) send_to_peer(&slot.wv[peer], sizeof(slot.wv[peer]), &sm.full[si], peer);
       }
     }
   }
@@ -811,12 +857,12 @@ __device__ void produce(const FusedParams& p, const Blocks& bl, Smem<kConsumers>
 
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
 // accumulator (value channels of the CTA); S^T's columns are key channels in slot order.
-template <int kConsumers>
-__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers>& sm, int ci,
+template <int kConsumers, int kCtas>
+__device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int ci,
                         int rank) {
-  using R = Roles<kConsumers>;
+  using R = Roles<kConsumers, kCtas>;
   const StatePassParams& pv = p.r.value;
-  const int tid = threadIdx.x - (Roles<kConsumers>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
+  const int tid = threadIdx.x - (Roles<kConsumers, kCtas>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
   // Where st[4 j + 2 h + e] lies in the [V][K] state of the item's head (initial and final).
@@ -830,12 +876,12 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
-  const int peer = rank ^ 1;  // the pair form's other CTA
+  const int peer = rank ^ 1;  // the pair forms' other CTA
   for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
     const int si = n & (R::kSlots - 1);
     const uint32_t parity = uint32_t(n >> R::kSlotsLog2) & 1;
     const bool own = R::kCtas == 1 || (n & 1) == rank;  // formed by this CTA
-    Slot<kConsumers>& slot = sm.slot[si];
+    Slot<kConsumers, kCtas>& slot = sm.slot[si];
     float* const kq = sm.kq[n % R::kKqRing];
     const uint64_t kq_desc = sw128_desc<kKqRows>(kq, 0);
     auto kq_step = [&](int first) {  // the descriptor of kq's k-step first + s
@@ -852,9 +898,10 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // The first product and w*v need only the producer's part: with two consumers they run while
     // the block's solver may still be forming T and P. (With one, the early start slowed the
     // steady state: docs/performance.md, "The slot's barrier split".)
-    // Pair form: a block the other CTA formed arrives by its copies (produce, solve): the one
+    float rt[8], on[8];  // R^T, and -O1^T then -O^T
+    // Pair forms: a block the other CTA formed arrives by its copies (produce, solve): the one
     // arrival here, and the bytes.
-    if (R::kCtas == 2 && !own && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers>);
+    if (R::kCtas == 2 && !own && ci == 0 && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
     mbarrier_wait(&sm.full[si], parity);
     if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
     float x[16];
@@ -873,14 +920,36 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
       wgmma_issue_desc<32, -1, kSteps>(x, sa, kq_step(kSteps));
     }
     wgmma_commit();
-    float rt[8], on[8];  // R^T, and -O1^T then -O^T
-    const auto& wv = slot.wv[R::kCtas == 2 ? rank : 0];  // this CTA's channels
+    if constexpr (!R::kGvaPair) {
+      const auto& wv = slot.wv[R::kCtas == 2 ? rank : 0];  // this CTA's channels
 #pragma unroll
-    for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < 2; ++j)
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
+        for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = wv[8 * j + 2 * tq + e][row + 8 * h];
+          for (int e = 0; e < 2; ++e) rt[4 * j + 2 * h + e] = wv[8 * j + 2 * tq + e][row + 8 * h];
+    } else {
+      // w*v from the slot's v and w by ldmatrix .trans: matrix 2 j + h (lanes 8 (2 j + h) .. + 7
+      // give its rows) is slot positions 8 j .. + 7 (token 8 j + k_position(r) in row r = lane % 8) x the
+      // channels 8 h .. + 7 of this warp's 16, so that lane (g, tq) receives the tokens of positions
+      // 8 j + 2 tq + e (e = 0 low, 1 high half) at channel row + 8 h: rt's element 4 j + 2 h + e.
+      const int mat = lane >> 3, mrow = lane & 7;
+      const uint16_t* vw = vw_of(slot) + (8 * (mat >> 1) + k_position(mrow)) * kVwLd +
+                           (kConsumerRows * ci + 16 * (tid / 32) + 8 * (mat & 1));
+      uint32_t vv[4], ww[4];
+      ldmatrix_x4_trans(vv, vw);
+      ldmatrix_x4_trans(ww, vw + kBlk * kVwLd);
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const uint32_t v2 = vv[2 * j + h], w2 = ww[2 * j + h];
+            const float vw_x = __uint_as_float(e ? v2 & 0xffff0000u : v2 << 16) * __uint_as_float(e ? w2 & 0xffff0000u : w2 << 16);
+            rt[4 * j + 2 * h + e] = 8 * j + 4 * e + tq < len ? vw_x : 0.f;  // zero past the sequence's end
+          }
+    }
     wgmma_wait<0>();
     fence_operands(x);
     fence_operands(sa);
@@ -952,12 +1021,12 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
 
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
-  using R = Roles<kConsumers>;
+  using R = Roles<kConsumers, kCtas>;
   // kq's swizzle reads the address (sw128): `.extern .shared .align 1024` in the PTX.
   extern __shared__ __align__(1024) float4 smem_raw[];
-  Smem<kConsumers>& sm = *reinterpret_cast<Smem<kConsumers>*>(smem_raw);
+  Smem<kConsumers, kCtas>& sm = *reinterpret_cast<Smem<kConsumers, kCtas>*>(smem_raw);
   const StatePassParams& pv = p.r.value;
 #ifdef GDN2_PHASE1_TIMELINE
   const long long start_ns = global_timer_ns();
@@ -1009,7 +1078,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
         mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
       }
       // Every consumer thread; in the pair form each warp of both CTAs' consumers.
-      mbarrier_init(&sm.empty[k], R::kCtas == 2 ? 2 * kWarpgroup / 32 : kConsumers * kWarpgroup);
+      mbarrier_init(&sm.empty[k], R::kCtas == 2 ? R::kCtas * kConsumers * kWarpgroup / 32 : kConsumers * kWarpgroup);
       if (k < 2) mbarrier_init(&sm.raw_full[k], 1);
     }
     fence_barrier_init();
@@ -1027,7 +1096,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
-    produce(p, bl, sm, rank);
+    produce(p, it, bl, sm, rank);
   } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
     consume(p, it, bl, sm, wg - R::kFirstConsumer, rank);
@@ -1046,13 +1115,13 @@ namespace gdn2::kernels {
 
 // One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
 // memory; no chunk factors. The TMA descriptors of the raw inputs are encoded here, per call.
-template <int kConsumers>
+template <int kConsumers, int kCtas>
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
-  using R = Roles<kConsumers>;
-  const int smem = int(sizeof(Smem<kConsumers>));
+  using R = Roles<kConsumers, kCtas>;
+  const int smem = int(sizeof(Smem<kConsumers, kCtas>));
   static std::atomic<uint64_t> smem_set{0};
-  int err = allow_dynamic_smem(fused_kernel<kConsumers>, smem, smem_set);
+  int err = allow_dynamic_smem(fused_kernel<kConsumers, kCtas>, smem, smem_set);
   if (err != 0) return err;
   FusedParams p;
   p.r = r;
@@ -1060,7 +1129,9 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const cuuint64_t T = cuuint64_t(v.seq.T), key_cols = cuuint64_t(v.Hq) * kK, value_cols = cuuint64_t(v.Hv) * kV;
   const cuuint64_t key_dims[2] = {key_cols, T}, value_dims[2] = {value_cols, T};
   const cuuint64_t key16[1] = {key_cols * 2}, key32[1] = {key_cols * 4}, value16[1] = {value_cols * 2};
-  const cuuint32_t key_box[2] = {kK, kBlk}, value_box[2] = {R::kFormV, kBlk};  // v, w: whole heads (issue_raw)
+  const cuuint32_t key_box[2] = {kK, kBlk};
+  // v, w: whole heads (issue_raw); in the GVA pair rows of kVwLd channels (produce, vw_of)
+  const cuuint32_t value_box[2] = {R::kGvaPair ? cuuint32_t(kVwLd) : cuuint32_t(R::kFormV), kBlk};
   constexpr auto kBf16 = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   constexpr auto kNone = CU_TENSOR_MAP_SWIZZLE_NONE;
   err = encode_tiled_map(&p.q_map, kBf16, 2, r.q, key_dims, key16, key_box, kNone);
@@ -1078,8 +1149,8 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
-    // The pair form's CTAs in clusters of two (a head's slices).
-    err = launch_ex(fused_kernel<kConsumers>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
+    // The pair forms' CTAs in clusters of two.
+    err = launch_ex(fused_kernel<kConsumers, kCtas>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
     if (err != 0) return err;
   }
   return 0;

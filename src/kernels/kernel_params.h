@@ -243,10 +243,16 @@ int launch_recurrent(const RecurrentParams& p, Stream stream);
 // channels), one per SM at a time: two 64-channel slices per head (fused_v64.cu, a cluster of two
 // CTAs that each form every other block's key side) where they fit in one wave, else the whole
 // head (fused_v128.cu), which forms each block's key side once for all its channels and halves the
-// waves.
+// waves; there, where each key head has an even number of value heads, the two value heads of a
+// key head as a cluster of two CTAs that each form every other block's key side
+// (fused_v128_pair.cu).
 inline constexpr int fused_slices(int64_t heads, int64_t sms) { return 2 * heads <= sms ? 2 : 1; }
+inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int64_t hv) {
+  return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0;
+}
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);
+int launch_fused_v128_pair(const RecurrentParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE

@@ -254,6 +254,21 @@ def test_fused_pair_form(decay, hq, hv):
     run_case((300, 129, 17, 1), hq, hv, initial=True, final=True, decay=decay, seed=12, algorithm="fused")
 
 
+# The fused path's GVA pair (the 128-channel form where each key head has an even number of value
+# heads: its two value heads' CTAs as a cluster, each forming every other block, fused.cuh
+# Roles::kGvaPair): 5 sequences of 19, 9, 3, 2 and 1 blocks, 32 value heads (2 N Hv > 132), groups
+# of 2 and 4 value heads, gentle and strong blocks at both parities; and longest first (40 sequences).
+@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0)], ids=["model", "mixed50", "u50"])
+@pytest.mark.parametrize("hq", [16, 8], ids=["gva2", "gva4"])
+def test_fused_gva_pair(decay, hq):
+    run_case((300, 129, 40, 17, 1), hq, 32, initial=True, final=True, decay=decay, seed=14, algorithm="fused")
+
+
+def test_fused_gva_pair_longest_first():
+    lengths = random_lengths(36, 1, 300, seed=15) + (64, 300, 64, 1)
+    run_case(lengths, 2, 4, initial=True, final=True, decay=("mixed", -50.0), seed=15, algorithm="fused")
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)

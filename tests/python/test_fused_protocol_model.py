@@ -24,11 +24,11 @@ def test_rings_check_clean(rings):
     # wait for a slot then comes a block later; in the pair form six slots need six kq buffers)
     *depths, pair_kq = rings
     count, first = model.sweep(Protocol(*depths, pair_kq=pair_kq), max_blocks=7)
-    assert count == 2 * (2 ** 8 - 2)
+    assert count == 3 * (2 ** 8 - 2)  # the three forms (build)
     assert first is None, first
 
 
-@pytest.mark.parametrize("fault, consumers, expected", [
+@pytest.mark.parametrize("fault, form, expected", [
     # the producer stores into a slot the consumers may still read
     (dict(producer_waits_slot=False), 2, "race on ('slot'"),
     # it forms a block into staging tiles a solver may still read
@@ -52,9 +52,12 @@ def test_rings_check_clean(rings):
     # the pair form's slot stores without the wait for their release: the next phase's arrivals
     # may land in this one's, on both CTAs' barriers
     (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 1, "an arrival for block 4 may land"),
+    # the GVA pair (form 3): three kq buffers; the producer's stores before the slot's release
+    (dict(pair_kq=3), 3, "race on ('kq@"),
+    (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 3, "an arrival for block 4 may land"),
 ])
-def test_faults_are_found(fault, consumers, expected):
-    _, first = model.sweep(Protocol(**fault), max_blocks=5, forms=(consumers,))
+def test_faults_are_found(fault, form, expected):
+    _, first = model.sweep(Protocol(**fault), max_blocks=5, forms=(form,))
     assert first is not None
     assert any(f.startswith(expected) for f in first[3]), first
 
@@ -71,7 +74,7 @@ def test_third_staging_tile_is_never_waited_for():
 def test_command_line():
     result = subprocess.run([sys.executable, str(SCRIPT), "--blocks", "4"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "60 configurations, no fault" in result.stdout
+    assert "90 configurations, no fault" in result.stdout
 
 
 def test_defaults_are_the_kernels_rings():
@@ -79,11 +82,11 @@ def test_defaults_are_the_kernels_rings():
     # (and this test) brought along.
     src = (ROOT / "src" / "kernels" / "fused.cuh").read_text()
     depth = {name: re.search(pattern, src) for name, pattern in
-             {"slots": r"kSlots = (\d+) \* kCtas;", "raw": r"RawStage<kConsumers> raw\[(\d+)\];",
+             {"slots": r"kSlots = (\d+) \* kCtas;", "raw": r"RawStage<kConsumers, kCtas> raw\[(\d+)\];",
               "stages": r"StageTile stage\[(\d+)\];", "pair_kq": r"kKqRing = kCtas == 2 \? (\d+) : \d+;",
               "kq": r"kKqRing = kCtas == 2 \? \d+ : (\d+);"}.items()}
     assert all(depth.values()), "fused.cuh's Smem no longer declares its rings as the model expects"
-    assert re.search(r"Slot<kConsumers> slot\[R::kSlots\];", src) and re.search(r"float kq\[R::kKqRing\]", src)
+    assert re.search(r"Slot<kConsumers, kCtas> slot\[R::kSlots\];", src) and re.search(r"float kq\[R::kKqRing\]", src)
     p = Protocol()
     keys = ("slots", "raw", "stages", "kq", "pair_kq")
     assert (p.slots, p.raw, p.stages, p.kq, p.pair_kq) == tuple(int(depth[k].group(1)) for k in keys)

@@ -1,0 +1,9 @@
+// The fused path's GVA pair (fused.cuh): one CTA per (sequence, value head) with two consumer
+// warpgroups, as in fused_v128.cu, and the two value heads of a key head (GVA groups of an even
+// number of value heads) as a cluster that shares their key side: each CTA forms every other
+// block and copies it into the other; each CTA's consumers read their own head's v and w.
+#include "kernels/fused.cuh"
+
+namespace gdn2::kernels {
+int launch_fused_v128_pair(const RecurrentParams& p, Stream stream) { return launch_fused<2, 2>(p, stream); }
+}  // namespace gdn2::kernels
