@@ -54,6 +54,7 @@ FUSED_MARGIN = {2: 1.05, 1: 1.0}
 FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)"}
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
+GVA_PAIR_MIN_MEAN_TOKENS = 128  # kernel_params.h, kGvaPairMinMeanTokens
 
 
 def fused_form(n, hv, sms):
@@ -64,10 +65,12 @@ def fused_form(n, hv, sms):
 
 
 def fused_key(row, sms, gva_pair=False):
-    """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1 and an
-    even number of value heads per key head: kernel_params.h, fused_gva_pair)."""
+    """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1, an
+    even number of value heads per key head and 128 tokens per sequence on average: kernel_params.h,
+    fused_gva_pair)."""
     s = fused_form(row["N"], row["Hv"], sms)[0]
-    return 0 if gva_pair and s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 else s
+    pair = s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 and row["T"] >= GVA_PAIR_MIN_MEAN_TOKENS * row["N"]
+    return 0 if gva_pair and pair else s
 
 
 def fused_features(row, sms):

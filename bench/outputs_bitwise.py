@@ -27,7 +27,7 @@ CASES = [  # name, sequence lengths, key heads, value heads, make_inputs options
     ("strong-T700", (700,), 2, 2, {"decay": ("uniform", -50.0)}),
     ("B8x2K", (2048,) * 8, 16, 16, {}),
     ("B4x4K-GVA2", (4096,) * 4, 16, 32, {}),
-    ("gva4-pair-fused", (300, 129, 17, 1), 8, 32, {"decay": ("mixed", -60.0), "algorithm": "fused"}),
+    ("gva4-pair-fused", (300, 129, 17, 1, 300), 8, 32, {"decay": ("mixed", -60.0), "algorithm": "fused"}),
 ]
 
 

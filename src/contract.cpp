@@ -341,9 +341,9 @@ struct FusedEstimate {
 };
 constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940, 9.03};
 // The 128-channel form's GVA pair (kernels::fused_gva_pair: an even number of value heads per key
-// head), fitted apart on an H100 (bench/fit_auto.py --gva-pair, docs/performance.md, "The GVA pair
-// in the 128-channel form", step 7).
-constexpr FusedEstimate kFusedV128Pair = {16.22, 1.518, 8.25};
+// head, sequences of 128 tokens on average), fitted apart on an H100 (bench/fit_auto.py --gva-pair,
+// docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).
+constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
   double r128;                   // us per round of the 128-channel pass's CTAs
@@ -373,7 +373,7 @@ Estimates estimate(const ProblemShape& sh, int64_t sms, int64_t longest) {
                                  : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
   const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
   const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
-  const bool gva_pair = kernels::fused_gva_pair(sh.N * sh.Hv, sms, sh.Hq, sh.Hv);
+  const bool gva_pair = kernels::fused_gva_pair(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
   const FusedEstimate& f = slices == 2 ? kFusedV64 : gva_pair ? kFusedV128Pair : kFusedV128;
   const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
   const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);

@@ -77,7 +77,7 @@ int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, 
   r.zero_at_start = c.zero_at_start;
   if (!fused) return kernels::launch_recurrent(r, stream);
   if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) return kernels::launch_fused_v64(r, stream);
-  if (kernels::fused_gva_pair(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv)) return kernels::launch_fused_v128_pair(r, stream);
+  if (kernels::fused_gva_pair(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N)) return kernels::launch_fused_v128_pair(r, stream);
   return kernels::launch_fused_v128(r, stream);
 }
 

@@ -243,12 +243,17 @@ int launch_recurrent(const RecurrentParams& p, Stream stream);
 // channels), one per SM at a time: two 64-channel slices per head (fused_v64.cu, a cluster of two
 // CTAs that each form every other block's key side) where they fit in one wave, else the whole
 // head (fused_v128.cu), which forms each block's key side once for all its channels and halves the
-// waves; there, where each key head has an even number of value heads, the two value heads of a
-// key head as a cluster of two CTAs that each form every other block's key side
-// (fused_v128_pair.cu).
+// waves; there, where each key head has an even number of value heads and the sequences have 128
+// tokens on average, the two value heads of a key head as a cluster of two CTAs that each form
+// every other block's key side (fused_v128_pair.cu). On shorter sequences the cluster's start costs
+// more than its blocks gain (an H100: 32 to 128 sequences of 1 to 8 tokens 22-33% slower, 128 of
+// 1 to 256 tokens 1.5% faster, 64 of 1 to 512 8% faster; docs/performance.md, "The GVA pair in the
+// 128-channel form", step 8).
 inline constexpr int fused_slices(int64_t heads, int64_t sms) { return 2 * heads <= sms ? 2 : 1; }
-inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int64_t hv) {
-  return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0;
+inline constexpr int64_t kGvaPairMinMeanTokens = 128;
+inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
+                                     int64_t sequences) {
+  return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0 && tokens >= kGvaPairMinMeanTokens * sequences;
 }
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);

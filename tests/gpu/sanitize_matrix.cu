@@ -223,15 +223,17 @@ std::vector<Case> the_matrix() {
   m.push_back(fused_case(make_case("fused-v128-gva4-T200", {0, 200}, 17, 68, false, false, true)));
   m.push_back(fused_case(make_case("fused-v128-gva2-34x40", offsets_of(std::vector<int64_t>(34, 40)), 1, 2, false, true,
                                    false)));
-  // The GVA pair (the 128-channel form where each key head has an even number of value heads: its
-  // two value heads' CTAs as a cluster, each forming every other block; the two v128 GVA cases
-  // above take it too): 19, 9, 2 and 1 blocks of 32 value heads on 8 key heads, mostly exact blocks
-  // at both parities; and inconsistent cu_seqlens (every CTA of every pair fills NaN).
-  Case gva_pair_strong = make_case("fused-gvapair-strong-300+129+17+1", {0, 300, 429, 446, 447}, 8, 32, true, true, true);
+  // The GVA pair (the 128-channel form where each key head has an even number of value heads and the
+  // sequences have 128 tokens on average: its two value heads' CTAs as a cluster, each forming every
+  // other block; fused-v128-gva4-T200 above takes it too, fused-v128-gva2-34x40 the plain form):
+  // 19, 9, 2, 1 and 19 blocks of 32 value heads on 8 key heads, mostly exact blocks at both
+  // parities; and inconsistent cu_seqlens (every CTA of every pair fills NaN).
+  Case gva_pair_strong = make_case("fused-gvapair-strong-300+129+17+1+300", {0, 300, 429, 446, 447, 747}, 8, 32, true,
+                                   true, true);
   gva_pair_strong.max_log_decay = 60.f;
   m.push_back(fused_case(gva_pair_strong));
-  m.push_back(fused_case(make_case("fault-cu-fused-gvapair", {0, 40, 30, 120, 100}, 16, 32, true, true, false, true,
-                                   Fault::kCuSeqlens, /*T=*/200)));
+  m.push_back(fused_case(make_case("fault-cu-fused-gvapair", {0, 140, 130, 400, 600}, 16, 32, true, true, false, true,
+                                   Fault::kCuSeqlens, /*T=*/600)));
   m.push_back(fused_case(make_case("fused-v128-mha-T33", {0, 33}, 72, 72, true, false, false)));
   m.push_back(fused_case(make_case("fault-cu-fused-v128", {0, 40, 30, 120, 100}, 17, 17, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/200)));

@@ -43,15 +43,19 @@ def test_fit_recovers_a_known_model():
 
 
 def test_gva_pair_is_a_form_of_its_own():
-    """--gva-pair: the 128-channel form's rows with an even number of value heads per key head are
-    fitted apart (key 0), as src/kernels/kernel_params.h's fused_gva_pair launches them; MHA rows,
-    odd groups and the 64-channel form keep their keys."""
+    """--gva-pair: the 128-channel form's rows with an even number of value heads per key head and
+    128 tokens per sequence on average are fitted apart (key 0), as src/kernels/kernel_params.h's
+    fused_gva_pair launches them; MHA rows, odd groups, shorter sequences and the 64-channel form
+    keep their keys."""
     gva2 = {"T": 16384, "N": 8, "Hq": 16, "Hv": 32, "max_seqlen": 2048}
     gva3 = {"T": 16384, "N": 8, "Hq": 8, "Hv": 24, "max_seqlen": 2048}
     mha = {"T": 16384, "N": 8, "Hq": 16, "Hv": 16, "max_seqlen": 2048}
     one_wave = {"T": 1024, "N": 1, "Hq": 16, "Hv": 32, "max_seqlen": 1024}
-    assert [fit_auto.fused_key(r, SMS, True) for r in (gva2, gva3, mha, one_wave)] == [0, 1, 1, 2]
-    assert [fit_auto.fused_key(r, SMS) for r in (gva2, gva3, mha, one_wave)] == [1, 1, 1, 2]
+    short = {"T": 8191, "N": 64, "Hq": 16, "Hv": 32, "max_seqlen": 256}   # 127.98 tokens on average
+    mean128 = {"T": 8192, "N": 64, "Hq": 16, "Hv": 32, "max_seqlen": 256}
+    rows = (gva2, gva3, mha, one_wave, short, mean128)
+    assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [0, 1, 1, 2, 1, 0]
+    assert [fit_auto.fused_key(r, SMS) for r in rows] == [1, 1, 1, 2, 1, 1]
     params = {2: [6.0, 1.5, 0.0], 1: [4.0, 1.6, 0.7], 0: [5.0, 1.3, 0.4]}
     rows = []
     for t, n, hq, hv, longest in [(16384, 8, 16, 32, 2048), (16384, 4, 16, 32, 4096), (8192, 64, 16, 32, 256),

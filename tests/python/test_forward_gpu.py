@@ -255,17 +255,23 @@ def test_fused_pair_form(decay, hq, hv):
 
 
 # The fused path's GVA pair (the 128-channel form where each key head has an even number of value
-# heads: its two value heads' CTAs as a cluster, each forming every other block, fused.cuh
-# Roles::kGvaPair): 5 sequences of 19, 9, 3, 2 and 1 blocks, 32 value heads (2 N Hv > 132), groups
-# of 2 and 4 value heads, gentle and strong blocks at both parities; and longest first (40 sequences).
+# heads and the sequences have 128 tokens on average: its two value heads' CTAs as a cluster, each
+# forming every other block, fused.cuh Roles::kGvaPair): 6 sequences of 19, 9, 3, 2, 1 and 19
+# blocks, 32 value heads (2 N Hv > 132), groups of 2 and 4 value heads, gentle and strong blocks at
+# both parities; longest first (40 sequences); and the same 32 value heads on 8-token sequences,
+# which take the plain 128-channel form (kernel_params.h, fused_gva_pair).
 @pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0)], ids=["model", "mixed50", "u50"])
 @pytest.mark.parametrize("hq", [16, 8], ids=["gva2", "gva4"])
 def test_fused_gva_pair(decay, hq):
-    run_case((300, 129, 40, 17, 1), hq, 32, initial=True, final=True, decay=decay, seed=14, algorithm="fused")
+    run_case((300, 129, 40, 17, 1, 300), hq, 32, initial=True, final=True, decay=decay, seed=14, algorithm="fused")
+
+
+def test_fused_gva_pair_short_sequences_take_the_plain_form():
+    run_case((8,) * 40, 16, 32, initial=True, final=True, decay=("mixed", -50.0), seed=16, algorithm="fused")
 
 
 def test_fused_gva_pair_longest_first():
-    lengths = random_lengths(36, 1, 300, seed=15) + (64, 300, 64, 1)
+    lengths = random_lengths(36, 140, 400, seed=15) + (64, 300, 64, 1)
     run_case(lengths, 2, 4, initial=True, final=True, decay=("mixed", -50.0), seed=15, algorithm="fused")
 
 
