@@ -86,7 +86,8 @@ def mixed_forms(lengths, hv, long_tokens, sms, block_us, cta_us, pair_us, pair_b
     long = [n for n in lengths if n >= long_tokens]
     rest = [n for n in lengths if n < long_tokens]
     busy = [pair_us + pair_block_us * math.ceil(n / BLOCK_TOKENS) for n in long for _ in range(2 * hv)]
-    assert len(busy) <= sms, "the pair form's CTAs fit in one wave"
+    if len(busy) > sms:
+        raise ValueError(f"{len(busy)} pair-form CTAs do not fit in one wave of {sms} SMs")
     return whole, makespan(cta_durations(rest, hv, block_us, cta_us, True), sms, busy)
 
 
@@ -156,7 +157,10 @@ def main():
     if args.mixed:
         # kAuto's fitted block costs (src/contract.cpp): kFusedV128 c = 1.940, kFusedV64 a = 8.19, c = 1.181
         for cta_us in (2.0, 3.0, 4.5):
-            whole, mixed = mixed_forms(S3, 16, args.long_tokens, args.sms, 1.940, cta_us, 8.19, 1.181)
+            try:
+                whole, mixed = mixed_forms(S3, 16, args.long_tokens, args.sms, 1.940, cta_us, 8.19, 1.181)
+            except ValueError as e:
+                p.error(str(e))
             print(f"S3, a 128-channel CTA's start-up {cta_us} us: 128-channel form {whole:.1f} us, "
                   f"sequences of {args.long_tokens}+ tokens in the pair form {mixed:.1f} us ({mixed / whole - 1:+.0%})")
         return 0
