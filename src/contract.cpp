@@ -112,9 +112,54 @@ struct Range {
   uintptr_t begin, end;
 };
 
+// The bytes a tensor spans: contiguous, or a state whose first stride may exceed its slot's size
+// (check_state), whose last slot ends one slot's size past its start.
 Range byte_range(const char* name, const TensorView& t) {
   uintptr_t b = reinterpret_cast<uintptr_t>(t.data);
-  return {name, b, b + static_cast<uintptr_t>(numel(t)) * dtype_bytes(t.dtype)};
+  int64_t elems = numel(t);
+  if (t.rank == 4 && t.sizes[0] > 1 && elems > 0)
+    elems = (t.sizes[0] - 1) * t.strides[0] + t.sizes[1] * t.sizes[2] * t.sizes[3];
+  return {name, b, b + static_cast<uintptr_t>(elems) * dtype_bytes(t.dtype)};
+}
+
+bool same_view(const TensorView& a, const TensorView& b) {
+  if (a.data != b.data || a.dtype != b.dtype || a.rank != b.rank) return false;
+  for (int i = 0; i < a.rank && i < 4; ++i)
+    if (a.sizes[i] != b.sizes[i] || a.strides[i] != b.strides[i]) return false;
+  return true;
+}
+
+// initial_state or final_state: fp32 [slots, Hv, V, K] with each slot contiguous and slots `stride`
+// floats apart (a multiple of 4, at least a slot's size); slots = N without state indices, any
+// number >= 1 with them (a pool). `indices`, where defined: int32 [N], the slot of each sequence.
+Status check_state(const char* name, const char* indices_name, const TensorView& t, const TensorView& indices,
+                   int device, int64_t N, int64_t Hv, int64_t V, int64_t K) {
+  Status s;
+  const bool pooled = indices.defined();
+  const char* dims = pooled ? "[P, Hv, V, K]" : "[N, Hv, V, K]";
+  if (pooled && !t.defined())
+    return fail(StatusCode::kInvalidArgument, "%s: given without %s (the pool of states it indexes)", indices_name, name);
+  if (!t.defined()) return s;
+  // Contiguity is judged on one slot; the first stride below.
+  TensorView slot = t;
+  slot.sizes[0] = 1;
+  if ((s = check_tensor(name, slot, DType::kFloat32, 4, dims, device, 16)).code != StatusCode::kOk) return s;
+  if (t.sizes[0] < 0) return fail(StatusCode::kInvalidArgument, "%s: negative size in dimension 0", name);
+  if (pooled) {
+    if ((s = check_shape(name, t, {t.sizes[0], Hv, V, K}, dims)).code != StatusCode::kOk) return s;
+    if (t.sizes[0] < 1)
+      return fail(StatusCode::kInvalidArgument, "%s: expected a pool of at least one state slot, got 0", name);
+  } else if ((s = check_shape(name, t, {N, Hv, V, K}, dims)).code != StatusCode::kOk) {
+    return s;
+  }
+  const int64_t slot_elems = Hv * V * K;
+  if (t.sizes[0] > 1 && (t.strides[0] < slot_elems || t.strides[0] % 4 != 0))
+    return fail(StatusCode::kInvalidArgument,
+                "%s: expected the first stride to be a multiple of 4 and at least Hv * V * K = %lld (one state "
+                "slot), got %lld", name, (long long)slot_elems, (long long)t.strides[0]);
+  if (!pooled) return s;
+  if ((s = check_tensor(indices_name, indices, DType::kInt32, 1, "[N]", device, 4)).code != StatusCode::kOk) return s;
+  return check_shape(indices_name, indices, {N}, "[N] (one slot per sequence)");
 }
 
 bool overlaps(const Range& a, const Range& b) {
@@ -237,26 +282,16 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
     return fail(StatusCode::kInvalidArgument, "cu_seqlens: expected at most 2^30 sequences, got N = %lld",
                 (long long)N);
 
-  if (a.initial_state.defined()) {
-    if ((s = check_tensor("initial_state", a.initial_state, DType::kFloat32, 4, "[N, Hv, V, K]", dev, 16))
-            .code != StatusCode::kOk)
-      return s;
-    if ((s = check_shape("initial_state", a.initial_state, {N, Hv, V, K}, "[N, Hv, V, K]")).code !=
-        StatusCode::kOk)
-      return s;
-  }
+  if ((s = check_state("initial_state", "initial_state_indices", a.initial_state, a.initial_state_indices, dev, N, Hv,
+                       V, K)).code != StatusCode::kOk)
+    return s;
   if ((s = check_tensor("output", a.output, DType::kBFloat16, 3, "[T, Hv, V]", dev, 16)).code !=
       StatusCode::kOk)
     return s;
   if ((s = check_shape("output", a.output, {T, Hv, V}, "[T, Hv, V]")).code != StatusCode::kOk) return s;
-  if (a.final_state.defined()) {
-    if ((s = check_tensor("final_state", a.final_state, DType::kFloat32, 4, "[N, Hv, V, K]", dev, 16))
-            .code != StatusCode::kOk)
-      return s;
-    if ((s = check_shape("final_state", a.final_state, {N, Hv, V, K}, "[N, Hv, V, K]")).code !=
-        StatusCode::kOk)
-      return s;
-  }
+  if ((s = check_state("final_state", "final_state_indices", a.final_state, a.final_state_indices, dev, N, Hv, V,
+                       K)).code != StatusCode::kOk)
+    return s;
   if (!std::isfinite(a.scale))
     return fail(StatusCode::kInvalidArgument, "scale: expected a finite value, got %g", (double)a.scale);
   if (a.algorithm != Algorithm::kAuto && a.algorithm != Algorithm::kChunked && a.algorithm != Algorithm::kRecurrent &&
@@ -268,16 +303,23 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
                 (long long)a.max_seqlen);
 
   // Outputs may not alias any input or each other: the kernels read inputs after writing outputs.
-  Range inputs[8] = {byte_range("q", a.q), byte_range("k", a.k), byte_range("v", a.v),
-                     byte_range("g", a.g), byte_range("b", a.b), byte_range("w", a.w),
-                     byte_range("cu_seqlens", a.cu_seqlens), {"initial_state", 0, 0}};
+  // One exception: final_state may be initial_state itself (the same view), an in-place update in
+  // which every slot is read by the CTAs that later write it.
+  Range inputs[10] = {byte_range("q", a.q), byte_range("k", a.k), byte_range("v", a.v),
+                      byte_range("g", a.g), byte_range("b", a.b), byte_range("w", a.w),
+                      byte_range("cu_seqlens", a.cu_seqlens), {"initial_state", 0, 0},
+                      {"initial_state_indices", 0, 0}, {"final_state_indices", 0, 0}};
   if (a.initial_state.defined()) inputs[7] = byte_range("initial_state", a.initial_state);
+  if (a.initial_state_indices.defined()) inputs[8] = byte_range("initial_state_indices", a.initial_state_indices);
+  if (a.final_state_indices.defined()) inputs[9] = byte_range("final_state_indices", a.final_state_indices);
   Range outputs[2] = {byte_range("output", a.output), {"final_state", 0, 0}};
   if (a.final_state.defined()) outputs[1] = byte_range("final_state", a.final_state);
+  const bool in_place = a.final_state.defined() && same_view(a.initial_state, a.final_state);
   for (const Range& o : outputs)
     for (const Range& i : inputs)
-      if (overlaps(o, i))
-        return fail(StatusCode::kInvalidArgument, "%s: overlaps the input '%s' in memory", o.name, i.name);
+      if (overlaps(o, i) && !(in_place && &o == &outputs[1] && &i == &inputs[7]))
+        return fail(StatusCode::kInvalidArgument, "%s: overlaps the input '%s' in memory%s", o.name, i.name,
+                    &o == &outputs[1] && &i == &inputs[7] ? " (it may be initial_state itself, not part of it)" : "");
   if (overlaps(outputs[0], outputs[1]))
     return fail(StatusCode::kInvalidArgument, "final_state: overlaps 'output' in memory");
 

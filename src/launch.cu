@@ -57,9 +57,20 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   s.scale = a.scale;
   s.v = static_cast<const uint16_t*>(a.v.data);
   s.w = static_cast<const uint16_t*>(a.w.data);
-  s.initial_state = a.initial_state.defined() ? static_cast<const float*>(a.initial_state.data) : nullptr;
   s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
-  s.final_state = a.final_state.defined() ? static_cast<float*>(const_cast<void*>(a.final_state.data)) : nullptr;
+  // The states as slots (kernels::StatePassParams): one per sequence, or a pool with indices.
+  if (a.initial_state.defined()) {
+    s.initial_state = static_cast<const float*>(a.initial_state.data);
+    s.initial_index = static_cast<const int*>(a.initial_state_indices.data);
+    s.initial_slots = a.initial_state.sizes[0];
+    s.initial_stride = a.initial_state.strides[0];
+  }
+  if (a.final_state.defined()) {
+    s.final_state = static_cast<float*>(const_cast<void*>(a.final_state.data));
+    s.final_index = static_cast<const int*>(a.final_state_indices.data);
+    s.final_slots = a.final_state.sizes[0];
+    s.final_stride = a.final_state.strides[0];
+  }
   return s;
 }
 
@@ -276,6 +287,10 @@ Status validate_values(const ForwardArgs& a, Stream stream) {
   v.g = static_cast<const float*>(a.g.data);
   v.b = static_cast<const uint16_t*>(a.b.data);
   v.w = static_cast<const uint16_t*>(a.w.data);
+  v.initial_index = static_cast<const int*>(a.initial_state_indices.data);
+  v.final_index = static_cast<const int*>(a.final_state_indices.data);
+  v.initial_slots = a.initial_state.sizes[0];
+  v.final_slots = a.final_state.sizes[0];
   v.flags = at<int>(a.workspace, ws.flags);
   int flags = 0;
   int err = int(cudaMemsetAsync(v.flags, 0, sizeof(int), cs));
@@ -296,6 +311,8 @@ Status validate_values(const ForwardArgs& a, Stream stream) {
       {kernels::kGPositive, "g: every log decay must be <= 0 (found a positive value)"},
       {kernels::kBNotFinite, "b: every erase gate must be finite (found NaN or Inf)"},
       {kernels::kWNotFinite, "w: every write gate must be finite (found NaN or Inf)"},
+      {kernels::kInitialIndexPastPool, "initial_state_indices: every index must be below initial_state's number of slots (its first size)"},
+      {kernels::kFinalIndexPastPool, "final_state_indices: every index must be below final_state's number of slots (its first size)"},
   };
   for (const auto& rule : kRules) {
     if (flags & rule.bit) {

@@ -45,6 +45,8 @@ static_assert(kHeadDimK == 128, "kDefaultScale is 128^-0.5");
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
 //   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
+//   or, with state indices, state pools: fp32 [P, Hv, V, K] whose first stride may exceed Hv V K
+//   (a multiple of 4 elements), and int32 [N] indices (see ForwardArgs::initial_state_indices).
 //   (The state is "V-first": each head's state is S^T, V rows of K values. FLA's default layout,
 //   [N, H, K, V], has the same shape when K = V and is NOT accepted silently transposed: pass
 //   S.transpose(-1, -2).contiguous(), or FLA's state_v_first=True layout, which is this one.)
@@ -67,6 +69,18 @@ struct ForwardArgs {
   TensorView initial_state;  // optional
   TensorView output;         // required (the caller allocates it)
   TensorView final_state;    // optional: written when defined
+  // Optional state indices, int32 [N], for engines that keep states in a pool of slots (as vLLM,
+  // SGLang and FlashInfer do). With initial_state_indices, initial_state is a pool [P, Hv, V, K] and
+  // sequence n starts from slot initial_state_indices[n], or from zeros where that index is
+  // negative. With final_state_indices, final_state is a pool [P', Hv, V, K] and sequence n's final
+  // state goes to slot final_state_indices[n], or nowhere where it is negative. A pool's first
+  // stride may exceed Hv V K (slots inside a larger page), a multiple of 4 elements. An index >= its
+  // pool's P touches no state: the sequence's output rows become NaN (validate_values reports it).
+  // initial_state and final_state may be the same tensor (an in-place update: each sequence's slot
+  // is read before it is written), with or without indices, provided no sequence writes a slot that
+  // another sequence reads; two sequences writing one slot leave it holding one of their states.
+  TensorView initial_state_indices;
+  TensorView final_state_indices;
   float scale = kDefaultScale;  // o_t = scale * S^T q_t; finite
   // Device memory of at least forward_workspace_bytes(args) bytes (or of forward_workspace_bytes(T,
   // N, Hq), enough for any call of those sizes), 256-byte aligned, any contents. A workspace may be
@@ -112,7 +126,7 @@ size_t forward_workspace_bytes(const ForwardArgs& args);
 Status check_forward(const ForwardArgs& args);
 
 // Checks the values that metadata cannot show (cu_seqlens starts at 0, increases strictly and ends
-// at T; g finite and <= 0; b and w finite). Launches one small kernel on `stream` and waits for it:
+// at T; g finite and <= 0; b and w finite; state indices below their pool's size). Launches one small kernel on `stream` and waits for it:
 // it synchronises. Requires check_forward to pass and the workspace to be given.
 Status validate_values(const ForwardArgs& args, Stream stream);
 

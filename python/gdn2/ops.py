@@ -55,7 +55,7 @@ def _new_final_state(q, v, cu_seqlens):
 
 @torch.library.register_fake("gdn2::forward")
 def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate,
-                  algorithm=0, max_seqlen=0):
+                  algorithm=0, max_seqlen=0, initial_state_indices=None):
     output = _new_output(q, v)
     if output_final_state:
         final_state = _new_final_state(q, v, cu_seqlens)
@@ -66,7 +66,8 @@ def _forward_fake(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_fin
 
 @torch.library.register_fake("gdn2::forward_out")
 def _forward_out_fake(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale,
-                      validate, algorithm=0, max_seqlen=0):
+                      validate, algorithm=0, max_seqlen=0, initial_state_indices=None,
+                      final_state_indices=None):
     return None
 
 
@@ -76,7 +77,7 @@ ALGORITHMS = {"auto": 0, "chunked": 1, "recurrent": 2, "fused": 3}
 
 def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final_state=False,
                scale=None, output=None, final_state=None, validate=False, algorithm="auto",
-               max_seqlen=None):
+               max_seqlen=None, initial_state_indices=None, final_state_indices=None):
     """Gated DeltaNet-2 forward over packed variable-length sequences (CUDA, sm_90).
 
     q, k, b: bf16 [T, Hq, K]; g: fp32 [T, Hq, K] raw log decay (<= 0); v, w: bf16 [T, Hv, V];
@@ -98,6 +99,14 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     max_seqlen: optional hint, the longest sequence's length (as in FlashAttention's varlen API);
     only "auto" reads it, to pick on the host (which saves the few us of the device's choice), and
     a wrong value never makes a result wrong.
+    initial_state_indices, final_state_indices: optional int32 [N], for states kept in a pool of
+    slots (as serving engines do). With initial_state_indices, initial_state is a pool
+    [P, Hv, V, K] and sequence n starts from slot initial_state_indices[n] (zeros where negative);
+    with final_state_indices, `final_state` must be given, a pool [P', Hv, V, K] into whose slot
+    final_state_indices[n] sequence n's final state goes (nowhere where negative). A pool's first
+    stride may exceed Hv V K (a multiple of 4). final_state may be initial_state itself: the pool
+    is then updated in place (no sequence may write a slot that another reads). An index >= P
+    touches no state and makes that sequence's output rows NaN (validate=True reports it).
     Errors: ValueError naming the argument for contract violations, RuntimeError for device or
     CUDA failures; nothing is written when a check fails.
     """
@@ -107,11 +116,14 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     if code is None:
         raise ValueError(f"algorithm: expected one of {sorted(ALGORITHMS)}, got {algorithm!r}")
     hint = 0 if max_seqlen is None else max_seqlen
+    if final_state_indices is not None and final_state is None:
+        raise ValueError("final_state_indices: given without final_state (the pool of states it "
+                         "indexes); pass final_state=")
     eager = _eager is not None and not torch.compiler.is_compiling()
     if output is None and final_state is None:
         o, ht = (_eager.forward if eager else _forward)(
             q, k, v, g, b, w, cu_seqlens, initial_state, float(scale), output_final_state, validate,
-            code, hint)
+            code, hint, initial_state_indices)
         return (o, ht) if output_final_state else o
     if output is None:
         output = _new_output(q, v)
@@ -119,7 +131,7 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
         final_state = _new_final_state(q, v, cu_seqlens)
     (_eager.forward_out if eager else _forward_out)(
         q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, float(scale), validate,
-        code, hint)
+        code, hint, initial_state_indices, final_state_indices)
     return output if final_state is None else (output, final_state)
 
 

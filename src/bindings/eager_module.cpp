@@ -23,31 +23,34 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q, const Tensor& k, const Tenso
                                    const Tensor& b, const Tensor& w, const Tensor& cu_seqlens,
                                    const OptionalTensor& initial_state, double scale,
                                    bool output_final_state, bool validate, int64_t algorithm,
-                                   int64_t max_seqlen) {
+                                   int64_t max_seqlen, const OptionalTensor& initial_state_indices) {
   static const auto op = c10::Dispatcher::singleton()
                              .findSchemaOrThrow("gdn2::forward", "")
                              .typed<std::tuple<Tensor, Tensor>(
                                  const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                  const Tensor&, const Tensor&, const OptionalTensor&, double, bool, bool,
-                                 int64_t, int64_t)>();
+                                 int64_t, int64_t, const OptionalTensor&)>();
   // Errors become the Python exceptions that torch.ops raises (ValueError for the contract's).
   HANDLE_TH_ERRORS
   return op.call(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate, algorithm,
-                 max_seqlen);
+                 max_seqlen, initial_state_indices);
   END_HANDLE_TH_ERRORS_PYBIND
 }
 
 void forward_out(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g, const Tensor& b,
                  const Tensor& w, const Tensor& cu_seqlens, const OptionalTensor& initial_state,
                  const Tensor& output, const OptionalTensor& final_state, double scale, bool validate,
-                 int64_t algorithm, int64_t max_seqlen) {
+                 int64_t algorithm, int64_t max_seqlen, const OptionalTensor& initial_state_indices,
+                 const OptionalTensor& final_state_indices) {
   static const auto op = c10::Dispatcher::singleton()
                              .findSchemaOrThrow("gdn2::forward_out", "")
                              .typed<void(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                                          const Tensor&, const Tensor&, const Tensor&, const OptionalTensor&,
-                                         const Tensor&, const OptionalTensor&, double, bool, int64_t, int64_t)>();
+                                         const Tensor&, const OptionalTensor&, double, bool, int64_t, int64_t,
+                                         const OptionalTensor&, const OptionalTensor&)>();
   HANDLE_TH_ERRORS
-  op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm, max_seqlen);
+  op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm, max_seqlen,
+          initial_state_indices, final_state_indices);
   END_HANDLE_TH_ERRORS_PYBIND
 }
 
@@ -59,8 +62,10 @@ PYBIND11_MODULE(_eager, m) {
   // The schema's names and default (torch_ops.cpp), so that calls read the same either way.
   m.def("forward", &forward, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("g"), py::arg("b"), py::arg("w"),
         py::arg("cu_seqlens"), py::arg("initial_state"), py::arg("scale"), py::arg("output_final_state"),
-        py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0);
+        py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0,
+        py::arg("initial_state_indices") = py::none());
   m.def("forward_out", &forward_out, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("g"), py::arg("b"),
         py::arg("w"), py::arg("cu_seqlens"), py::arg("initial_state"), py::arg("output"), py::arg("final_state"),
-        py::arg("scale"), py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0);
+        py::arg("scale"), py::arg("validate"), py::arg("algorithm") = 0, py::arg("max_seqlen") = 0,
+        py::arg("initial_state_indices") = py::none(), py::arg("final_state_indices") = py::none());
 }

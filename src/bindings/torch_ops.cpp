@@ -1,7 +1,8 @@
 // PyTorch custom ops over the public C++ API (include/gdn2/gdn2.h).
 //
-//   gdn2::forward       allocates output (and final_state) and runs the forward.
-//   gdn2::forward_out   writes into caller-provided output / final_state.
+//   gdn2::forward       allocates output (and final_state: one per sequence) and runs the forward.
+//   gdn2::forward_out   writes into caller-provided output / final_state (which may be a pool of
+//                       state slots with final_state_indices, and initial_state itself).
 //   gdn2::reference_tokenwise   the CPU fp64 tokenwise reference (tests and benchmark accuracy).
 //
 // The binding only translates tensors: every contract rule lives in src/contract.cpp
@@ -79,7 +80,9 @@ void run_forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                  const at::Tensor& g, const at::Tensor& b, const at::Tensor& w,
                  const at::Tensor& cu_seqlens, const std::optional<at::Tensor>& initial_state,
                  const at::Tensor& output, const std::optional<at::Tensor>& final_state,
-                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen) {
+                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen,
+                 const std::optional<at::Tensor>& initial_state_indices,
+                 const std::optional<at::Tensor>& final_state_indices) {
   gdn2::ForwardArgs args;
   args.q = to_view(q);
   args.k = to_view(k);
@@ -91,6 +94,8 @@ void run_forward(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
   args.initial_state = to_view(initial_state);
   args.output = to_view(output, /*written=*/true);
   args.final_state = to_view(final_state, /*written=*/true);
+  args.initial_state_indices = to_view(initial_state_indices);
+  args.final_state_indices = to_view(final_state_indices);
   args.scale = static_cast<float>(scale);
   // Out-of-range values reach the contract as they are (it names the argument).
   args.algorithm = static_cast<gdn2::Algorithm>(
@@ -133,16 +138,19 @@ void forward_out(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                  const at::Tensor& g, const at::Tensor& b, const at::Tensor& w,
                  const at::Tensor& cu_seqlens, const std::optional<at::Tensor>& initial_state,
                  const at::Tensor& output, const std::optional<at::Tensor>& final_state,
-                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen) {
+                 double scale, bool validate, int64_t algorithm, int64_t max_seqlen,
+                 const std::optional<at::Tensor>& initial_state_indices,
+                 const std::optional<at::Tensor>& final_state_indices) {
   run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm,
-              max_seqlen);
+              max_seqlen, initial_state_indices, final_state_indices);
 }
 
 std::tuple<at::Tensor, at::Tensor> forward(
     const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& g,
     const at::Tensor& b, const at::Tensor& w, const at::Tensor& cu_seqlens,
     const std::optional<at::Tensor>& initial_state, double scale, bool output_final_state,
-    bool validate, int64_t algorithm, int64_t max_seqlen) {
+    bool validate, int64_t algorithm, int64_t max_seqlen,
+    const std::optional<at::Tensor>& initial_state_indices) {
   // Outputs live on q's device. Where q or v has the wrong rank the output is an empty
   // placeholder: check_forward then reports the input, not a shape error from here.
   const auto bf16 = q.options().dtype(at::kBFloat16);
@@ -162,7 +170,7 @@ std::tuple<at::Tensor, at::Tensor> forward(
     final_state_result = at::empty({0}, f32);
   }
   run_forward(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm,
-              max_seqlen);
+              max_seqlen, initial_state_indices, std::nullopt);
   return {output, final_state_result};
 }
 
@@ -234,11 +242,12 @@ TORCH_LIBRARY(gdn2, m) {
   m.def(
       "forward(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, Tensor cu_seqlens, "
       "Tensor? initial_state, float scale, bool output_final_state, bool validate, "
-      "int algorithm=0, int max_seqlen=0) -> (Tensor, Tensor)");
+      "int algorithm=0, int max_seqlen=0, Tensor? initial_state_indices=None) -> (Tensor, Tensor)");
   m.def(
       "forward_out(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "
       "Tensor cu_seqlens, Tensor? initial_state, Tensor(a!) output, Tensor(b!)? final_state, "
-      "float scale, bool validate, int algorithm=0, int max_seqlen=0) -> ()");
+      "float scale, bool validate, int algorithm=0, int max_seqlen=0, Tensor? initial_state_indices=None, "
+      "Tensor? final_state_indices=None) -> ()");
   m.def(
       "reference_tokenwise(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "
       "Tensor cu_seqlens, Tensor? initial_state, float scale) -> (Tensor, Tensor)");

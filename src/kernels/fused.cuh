@@ -209,6 +209,10 @@ struct alignas(1024) Smem {
   // In the pair form `full` of the other CTA's slots counts the consumer's one arrival and the
   // bytes copied in, and `empty` of this CTA's slots both consumers' warps.
   uint64_t full[R::kSlots], solved[R::kSlots], empty[R::kSlots], raw_full[2], formed[2], stage_empty[2];
+  // Where the consumers read the item's initial state and store its final one (StateOffsets),
+  // written before the roles start, so that no consumer holds the offsets (or the sequence index)
+  // in registers through the blocks.
+  StateOffsets state;
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
 // kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
@@ -865,14 +869,16 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const int tid = threadIdx.x - (Roles<kConsumers, kCtas>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
-  // Where st[4 j + 2 h + e] lies in the [V][K] state of the item's head (initial and final).
-  auto state_at = [&](int j, int h, int e) { return it.state_off + (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
+  // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final).
+  auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
+  const int64_t h0 = sm.state.h0;
 #pragma unroll
   for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
     for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int e = 0; e < 2; ++e) st[4 * j + 2 * h + e] = pv.initial_state ? pv.initial_state[state_at(j, h, e)] : 0.f;
+      for (int e = 0; e < 2; ++e)
+        st[4 * j + 2 * h + e] = h0 >= 0 ? pv.initial_state[h0 + state_at(j, h, e)] : 0.f;
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
@@ -1010,13 +1016,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   }
-  if (pv.final_state) {
+  const int64_t ht = sm.state.ht;
+  if (ht >= 0) {
 #pragma unroll
     for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) pv.final_state[state_at(j, h, e)] = st[4 * j + 2 * h + e];
+        for (int e = 0; e < 2; ++e) pv.final_state[ht + state_at(j, h, e)] = st[4 * j + 2 * h + e];
   }
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
@@ -1049,7 +1056,13 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   }
   const SliceItem it = slice_item<R::kSlices>(pv, item);
   if (fault) {
-    fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, it.state_off);
+    fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, state_offsets(pv, it.s, it.h, it.v0).ht);
+    return;
+  }
+  // A state index past its pool: the same for both CTAs of a pair (one sequence), so both leave here.
+  const StateOffsets state = state_offsets(pv, it.s, it.h, it.v0);
+  if (state.bad()) {
+    fill_nan_rows<R::kSliceV, kThreads>(pv, it.sb, it.h, it.v0);
     return;
   }
   const Blocks bl = item_blocks(it);
@@ -1067,6 +1080,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // the blocks n with n % 2 = rank.
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
+    sm.state = state;
     for (int k = 0; k < R::kSlots; ++k) {
       // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
       // the other CTA's slots: the consumer's one arrival (and the bytes copied in).

@@ -178,9 +178,16 @@ struct StatePassParams {
   float scale = 0.f;
   const uint16_t* v = nullptr;        // bf16 [T, Hv, V]
   const uint16_t* w = nullptr;
-  const float* initial_state = nullptr;  // fp32 [N, Hv, V, K] or null
+  const float* initial_state = nullptr;  // fp32 [slots][Hv][V][K] or null
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
-  float* final_state = nullptr;       // fp32 [N, Hv, V, K] or null
+  float* final_state = nullptr;       // fp32 [slots][Hv][V][K] or null
+  // Where sequence s's state lies in each state tensor (state_offsets, state_pass_common.cuh): slot
+  // s, or slot index[s] where the caller gave state indices (int32 [N]; negative: no state); slots
+  // `stride` floats apart, `slots` of them (an index at or past it: the sequence's rows become NaN).
+  const int* initial_index = nullptr;
+  const int* final_index = nullptr;
+  int64_t initial_slots = 0, final_slots = 0;
+  int64_t initial_stride = 0, final_stride = 0;
   const float* factors = nullptr;     // [Hq, slots] factor blocks
   const int* fault_words = nullptr;  // phase 1's verdicts on cu_seqlens, one per phase-1 CTA
   int fault_count = 0;               // phase 1's grid size (<= kMaxPhase1Ctas)
@@ -215,11 +222,16 @@ struct ValidateParams {
   const float* g = nullptr;
   const uint16_t* b = nullptr;
   const uint16_t* w = nullptr;
+  // State indices (int32 [N] or null) and their pools' slot counts.
+  const int* initial_index = nullptr;
+  const int* final_index = nullptr;
+  int64_t initial_slots = 0, final_slots = 0;
   int* flags = nullptr;
 };
 enum ValueFlag : int {
   kCuFirstNotZero = 1, kCuNotIncreasing = 2, kCuLastNotT = 4,
   kGNotFinite = 8, kGPositive = 16, kBNotFinite = 32, kWNotFinite = 64,
+  kInitialIndexPastPool = 128, kFinalIndexPastPool = 256,
 };
 
 // Launchers (one translation unit each). They return the launch's cudaError_t as an int.

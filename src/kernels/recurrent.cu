@@ -167,13 +167,13 @@ __device__ __forceinline__ float token_step(const Smem& sm, int j, int kq, int v
 // 64 i + 4 kq .. + 3 of value channel v0 + vl + x.
 __device__ __forceinline__ void load_initial_state(const StatePassParams& pv, const SliceItem& it, int vl, int kq,
                                                    float4 (&h0)[2][2]) {
+  const int64_t off = state_offsets(pv, it.s, it.h, it.v0).h0;
 #pragma unroll
   for (int x = 0; x < 2; ++x)
 #pragma unroll
     for (int i = 0; i < 2; ++i)
-      h0[x][i] = pv.initial_state ? *reinterpret_cast<const float4*>(pv.initial_state + it.state_off +
-                                                                      (vl + x) * kK + 64 * i + 4 * kq)
-                                  : make_float4(0.f, 0.f, 0.f, 0.f);
+      h0[x][i] = off >= 0 ? *reinterpret_cast<const float4*>(pv.initial_state + off + (vl + x) * kK + 64 * i + 4 * kq)
+                          : make_float4(0.f, 0.f, 0.f, 0.f);
 }
 
 // Persistent CTAs on a static schedule: CTA b takes items b, b + grid, b + 2 grid, ... (every item
@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
   if (cu_seqlens_fault<kThreads>(pv.seq)) {  // inconsistent cu_seqlens: NaN in every output row and state
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
       const SliceItem bad = slice_item<kSlices>(pv, item);
-      fill_nan<kSliceV, kThreads>(pv, bad.s, bad.h, bad.v0, bad.state_off);
+      fill_nan<kSliceV, kThreads>(pv, bad.s, bad.h, bad.v0, state_offsets(pv, bad.s, bad.h, bad.v0).ht);
     }
     return;
   }
@@ -220,6 +220,10 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
       }
     const SliceItem next = slice_item<kSlices>(pv, item + gridDim.x < items ? item + gridDim.x : item);
     uint16_t* out = pv.out + it.h * kV + it.v0 + vl + (kq >> 3);
+    // A state index past its pool (StateOffsets::bad): the item runs from zeros (h0 was not read)
+    // and writes no state; its output rows become NaN after its own stores (same threads' order).
+    const StateOffsets state = state_offsets(pv, it.s, it.h, it.v0);
+    const bool bad_slot = state.bad();
     for (int64_t t0 = it.sb.bos; t0 < it.sb.eos; t0 += kTokens) {
       __syncthreads();  // every read of the previous block is done
       stage(raw, pv.scale, sm);
@@ -248,14 +252,16 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
         if (stores) out[(t0 + j0) * row_stride] = float_to_bf16(o);
       }
     }
-    if (pv.final_state) {
+    if (state.ht >= 0 && !bad_slot) {
 #pragma unroll
       for (int x = 0; x < 2; ++x)
 #pragma unroll
         for (int i = 0; i < 2; ++i)
-          *reinterpret_cast<float4*>(pv.final_state + it.state_off + (vl + x) * kK + 64 * i + 4 * kq) =
+          *reinterpret_cast<float4*>(pv.final_state + state.ht + (vl + x) * kK + 64 * i + 4 * kq) =
               make_float4(st[x][4 * i], st[x][4 * i + 1], st[x][4 * i + 2], st[x][4 * i + 3]);
     }
+    if (bad_slot && stores)
+      for (int64_t t = it.sb.bos; t < it.sb.eos; ++t) out[t * row_stride] = 0x7fc0u;  // a bf16 NaN
     it = next;
   }
 }

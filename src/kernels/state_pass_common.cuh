@@ -46,25 +46,51 @@ __device__ __forceinline__ void zero_above_triangle(float* dst, int first, int t
   fence_proxy_async();
 }
 
+// Where value channel v0 of head h of sequence s starts in each state tensor (floats from its
+// base): `h0` in initial_state, `ht` in final_state, or kNoState where there is none (no tensor, or
+// a negative state index), or kBadSlot where the sequence's index is at or past the pool's slots:
+// then neither state is touched and the item's output rows become NaN (fill_nan_rows).
+inline constexpr int64_t kNoState = -1, kBadSlot = -2;
+struct StateOffsets {
+  int64_t h0, ht;
+  __device__ __forceinline__ bool bad() const { return h0 == kBadSlot || ht == kBadSlot; }
+};
+__device__ __forceinline__ int64_t state_offset(const void* data, const int* index, int64_t slots, int64_t stride,
+                                                int s, int h, int v0) {
+  if (data == nullptr) return kNoState;
+  int64_t slot = s;
+  if (index != nullptr) {
+    slot = index[s];
+    if (slot < 0) return kNoState;
+    if (slot >= slots) return kBadSlot;
+  }
+  return slot * stride + (int64_t(h) * kV + v0) * kK;
+}
+__device__ __forceinline__ StateOffsets state_offsets(const StatePassParams& p, int s, int h, int v0) {
+  return {state_offset(p.initial_state, p.initial_index, p.initial_slots, p.initial_stride, s, h, v0),
+          state_offset(p.final_state, p.final_index, p.final_slots, p.final_stride, s, h, v0)};
+}
+
 // A CTA's work: value slice [v0, v0 + width) of value head h of sequence s, its bounds, its
-// offset into the state tensors and its number of chunks.
+// offsets into the state tensors and its number of chunks.
 struct SliceWork {
   SeqBounds sb;
-  int64_t state_off;
+  StateOffsets state;
   int64_t nchunks;
 };
 __device__ __forceinline__ SliceWork slice_work(const StatePassParams& p, int s, int h, int v0) {
   const SeqBounds sb = seq_bounds(p.seq, s);
-  return {sb, (int64_t(s) * p.Hv + h) * kV * kK + int64_t(v0) * kK, chunk_count(sb)};
+  return {sb, state_offsets(p, s, h, v0), chunk_count(sb)};
 }
 
 // A work item of the one-launch paths (recurrent.cu, fused.cuh): value channels [v0, v0 + V /
 // kSlices) of value head h (key head hk) of sequence s. Items are numbered ((s Hv) + h) kSlices +
 // slice, so that consecutive items read the same key-side rows.
+// Its state offsets are not kept here (state_offsets(p, it.s, it.h, it.v0) where needed): the
+// fused kernels would hold them in registers for the item's whole life.
 struct SliceItem {
   int s, h, hk, v0;
   SeqBounds sb;
-  int64_t state_off;
 };
 template <int kSlices>
 __device__ __forceinline__ SliceItem slice_item(const StatePassParams& p, int64_t item) {
@@ -74,7 +100,6 @@ __device__ __forceinline__ SliceItem slice_item(const StatePassParams& p, int64_
   it.s = int(item / (int64_t(kSlices) * p.Hv));
   it.hk = it.h / (p.Hv / p.Hq);
   it.sb = seq_bounds(p.seq, it.s);
-  it.state_off = (int64_t(it.s) * p.Hv + it.h) * kV * kK + int64_t(it.v0) * kK;
   return it;
 }
 
@@ -103,18 +128,29 @@ __device__ __forceinline__ bool cu_seqlens_fault(const Sequences& seq) {
 }
 
 // The fault path: this CTA's slice (kWidth value channels from v0) of output rows s, s + N,
-// s + 2N, ... (together the CTAs of all sequences cover every row exactly once) and of final state s
-// become NaN. kThreads: the CTA's threads.
+// s + 2N, ... (together the CTAs of all sequences cover every row exactly once) and of sequence s's
+// final state (where it has one: `ht`, StateOffsets) become NaN. kThreads: the CTA's threads.
 template <int kWidth, int kThreads>
-__device__ __forceinline__ void fill_nan(const StatePassParams& p, int s, int h, int v0, int64_t state_off) {
+__device__ __forceinline__ void fill_nan(const StatePassParams& p, int s, int h, int v0, int64_t ht) {
   constexpr int kPairs = kWidth / 2;
   for (int64_t idx = threadIdx.x; idx < ((p.seq.T - s + p.seq.N - 1) / p.seq.N) * kPairs; idx += kThreads) {
     const int64_t t = s + (idx / kPairs) * p.seq.N;
     const int64_t off = (t * p.Hv + h) * kV + v0 + 2 * (idx % kPairs);
     *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
   }
-  if (p.final_state)
-    for (int idx = threadIdx.x; idx < kWidth * kK; idx += kThreads) p.final_state[state_off + idx] = __int_as_float(0x7fc00000);
+  if (ht >= 0)
+    for (int idx = threadIdx.x; idx < kWidth * kK; idx += kThreads) p.final_state[ht + idx] = __int_as_float(0x7fc00000);
+}
+
+// A state index past its pool (StateOffsets::bad): this CTA's slice of the sequence's own output
+// rows [sb.bos, sb.eos) becomes NaN; no state is read or written.
+template <int kWidth, int kThreads>
+__device__ __forceinline__ void fill_nan_rows(const StatePassParams& p, const SeqBounds& sb, int h, int v0) {
+  constexpr int kPairs = kWidth / 2;
+  for (int64_t idx = threadIdx.x; idx < (sb.eos - sb.bos) * kPairs; idx += kThreads) {
+    const int64_t off = ((sb.bos + idx / kPairs) * p.Hv + h) * kV + v0 + 2 * (idx % kPairs);
+    *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
+  }
 }
 
 }  // namespace gdn2::kernels

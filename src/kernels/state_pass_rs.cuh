@@ -149,7 +149,7 @@ __device__ __forceinline__ int tile_matrix_row(int jp, int tid) {
 // docs/performance.md.)
 template <int kConsumers>
 __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBounds& sb, int s, int h, int v0,
-                                        int64_t state_off, int64_t nchunks, int i, Smem<kConsumers>& sm) {
+                                        StateOffsets state, int64_t nchunks, int i, Smem<kConsumers>& sm) {
   constexpr int kStepsK = kK / 8, kStepsC = kC / 8;
   const int tid = threadIdx.x % kWarpgroup, lane = threadIdx.x & 31;
   const int row = 16 * (tid / 32) + (lane >> 2), col = 2 * (lane & 3);
@@ -158,7 +158,7 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
   uint16_t* so = sm.o[i];
 
   float st[kK / 2];  // S^T: st[4 j + 2 hh + e] = S^T(row + 8 hh, 8 j + col + e); state layout [V][K]
-  const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
+  const float* h0 = state.h0 >= 0 ? p.initial_state + state.h0 : nullptr;
 #pragma unroll
   for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
@@ -282,8 +282,8 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     }
     mbarrier_arrive(&sm.o_full[i]);
   }
-  if (p.final_state) {  // straight from the fp32 registers
-    float* hn = p.final_state + state_off;
+  if (state.ht >= 0) {  // straight from the fp32 registers
+    float* hn = p.final_state + state.ht;
 #pragma unroll
     for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
@@ -331,7 +331,11 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   const int64_t nchunks = work.nchunks;
 
   if (phase1_fault<kThreads>(p)) {  // inconsistent cu_seqlens: NaN in every output row and state (documented)
-    fill_nan<kWidth, kThreads>(p, s, h, v0, work.state_off);
+    fill_nan<kWidth, kThreads>(p, s, h, v0, work.state.ht);
+    return;
+  }
+  if (work.state.bad()) {  // a state index past its pool
+    fill_nan_rows<kWidth, kThreads>(p, sb, h, v0);
     return;
   }
   if (threadIdx.x == 0) {
@@ -370,7 +374,12 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   } else {
     if constexpr (kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kConsumerRegs));
     const int i = wg - 1;
-    consume(p, sb, s, h, v0 + kSliceV * i, work.state_off + int64_t(kSliceV * i) * kK, nchunks, i, sm);
+    // Consumer i's channels start kSliceV i rows further into each state that is there.
+    StateOffsets state = work.state;
+    const int64_t rows = int64_t(kSliceV * i) * kK;
+    if (state.h0 >= 0) state.h0 += rows;
+    if (state.ht >= 0) state.ht += rows;
+    consume(p, sb, s, h, v0 + kSliceV * i, state, nchunks, i, sm);
   }
 }
 

@@ -162,7 +162,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int arow = 16 * ((threadIdx.x / 32) % 4) + (lane >> 2), acol = 2 * (lane & 3);
   const SliceWork work = slice_work(p, s, h, v0);
   const SeqBounds sb = work.sb;
-  const int64_t state_off = work.state_off, nchunks = work.nchunks;
+  const StateOffsets state_at = work.state;
+  const int64_t nchunks = work.nchunks;
 
   // Per chunk c, two CTA barriers ("wait X" = the barrier of factor group X, phase c & 1):
   //   sync, issue MKendGamma(c);  RU: wait Kb(c), R, wait T(c), U;  Out: wait Qg(c), Qg S;
@@ -181,7 +182,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int krow = 64 * (wg - kRoleState) + arow;
   float state[kAcc];
   if (role == kRoleState) {
-    const float* h0 = p.initial_state ? p.initial_state + state_off : nullptr;
+    const float* h0 = state_at.h0 >= 0 ? p.initial_state + state_at.h0 : nullptr;
 #pragma unroll
     for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
@@ -223,8 +224,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   bool fault;
   if constexpr (overlapped) fault = cu_seqlens_fault<kThreads>(p.seq);
   else fault = phase1_fault<kThreads>(p);
-  if (fault) {
-    fill_nan<kSliceV, kThreads>(p, s, h, v0, state_off);
+  if (fault || state_at.bad()) {
+    if (fault) fill_nan<kSliceV, kThreads>(p, s, h, v0, state_at.ht);
+    else fill_nan_rows<kSliceV, kThreads>(p, sb, h, v0);  // a state index past its pool
     if constexpr (overlapped) wait_for_prior_grid();  // as at the end: the call completes with phase 1
     return;
   }
@@ -330,8 +332,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
   }
   GDN2_PASS_CHUNKS(nchunks);
-  if (role == kRoleState && p.final_state) {  // straight from the fp32 registers
-    float* hn = p.final_state + state_off;
+  if (role == kRoleState && state_at.ht >= 0) {  // straight from the fp32 registers
+    float* hn = p.final_state + state_at.ht;
 #pragma unroll
     for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll

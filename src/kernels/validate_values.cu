@@ -1,5 +1,5 @@
 // validate=True: the value rules of the contract that metadata cannot show (cu_seqlens offsets,
-// g finite and <= 0, b and w finite). Sets ValueFlag bits; the host reads them back.
+// g finite and <= 0, b and w finite, state indices within their pools). Sets ValueFlag bits; the host reads them back.
 #include "kernels/device_common.cuh"
 
 namespace gdn2::kernels {
@@ -30,6 +30,10 @@ __global__ void validate_values_kernel(const ValidateParams p) {
   }
   for (int64_t i = tid; i < p.value_elems; i += stride)
     if (!bf16_finite(p.w[i])) flags |= kWNotFinite;
+  for (int64_t i = tid; i < p.seq.N; i += stride) {  // negative indices mean "no state": allowed
+    if (p.initial_index && p.initial_index[i] >= p.initial_slots) flags |= kInitialIndexPastPool;
+    if (p.final_index && p.final_index[i] >= p.final_slots) flags |= kFinalIndexPastPool;
+  }
   if (flags) atomicOr(p.flags, flags);
 }
 

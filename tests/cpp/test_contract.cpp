@@ -111,7 +111,14 @@ const BadCase kBadCases[] = {
     {"final_state misaligned", "final_state", [](ForwardArgs& a) { a.final_state = offset(a.final_state, 4); }},
     {"output overlaps v", "output", [](ForwardArgs& a) { a.output.data = a.v.data; }},
     {"output overlaps q (partly)", "output", [](ForwardArgs& a) { a.output.data = offset(a.q, 4096).data; }},
-    {"final_state overlaps initial_state", "final_state", [](ForwardArgs& a) { a.final_state.data = a.initial_state.data; }},
+    {"final_state overlaps initial_state (partly)", "final_state", [](ForwardArgs& a) {
+       a.final_state = offset(a.initial_state, 4096);
+     }},
+    {"final_state is initial_state with another shape", "final_state", [](ForwardArgs& a) {
+       // The same bytes seen as a pool of N slots with indices: not the same view, so refused.
+       a.final_state = a.initial_state;
+       a.final_state.strides[0] += 4;
+     }},
     {"final_state overlaps output", "final_state", [](ForwardArgs& a) { a.final_state.data = a.output.data; }},
     {"scale NaN", "scale", [](ForwardArgs& a) { a.scale = NAN; }},
     {"scale Inf", "scale", [](ForwardArgs& a) { a.scale = INFINITY; }},
@@ -131,6 +138,53 @@ const BadCase kBadCases[] = {
        a.workspace_bytes = gdn2::forward_workspace_bytes(a) - 1;
      }},
     {"workspace null", "workspace", [](ForwardArgs& a) { a.workspace = nullptr; }},
+    // State pools and their indices (ForwardArgs::initial_state_indices).
+    {"initial_state_indices without initial_state", "initial_state_indices", [](ForwardArgs& a) {
+       a.initial_state = TensorView{};
+       a.initial_state_indices = view(12, DType::kInt32, {N});
+     }},
+    {"final_state_indices without final_state", "final_state_indices", [](ForwardArgs& a) {
+       a.final_state = TensorView{};
+       a.final_state_indices = view(13, DType::kInt32, {N});
+     }},
+    {"initial_state_indices int64", "initial_state_indices", [](ForwardArgs& a) {
+       a.initial_state_indices = view(12, DType::kInt64, {N});
+     }},
+    {"final_state_indices of N + 1", "final_state_indices", [](ForwardArgs& a) {
+       a.final_state_indices = view(13, DType::kInt32, {N + 1});
+     }},
+    {"initial_state_indices 2-D", "initial_state_indices", [](ForwardArgs& a) {
+       a.initial_state_indices = view(12, DType::kInt32, {1, N});
+     }},
+    {"final_state_indices on host", "final_state_indices", [](ForwardArgs& a) {
+       a.final_state_indices = view(13, DType::kInt32, {N});
+       a.final_state_indices.device = -1;
+     }},
+    {"initial_state_indices strided", "initial_state_indices", [](ForwardArgs& a) {
+       a.initial_state_indices = view(12, DType::kInt32, {N});
+       a.initial_state_indices.strides[0] = 2;
+     }},
+    {"pool without slots", "initial_state", [](ForwardArgs& a) {
+       a.initial_state = view(8, DType::kFloat32, {0, Hv, V, K});
+       a.initial_state_indices = view(12, DType::kInt32, {N});
+     }},
+    {"pool of other heads", "final_state", [](ForwardArgs& a) {
+       a.final_state = view(10, DType::kFloat32, {7, Hq, V, K});
+       a.final_state_indices = view(13, DType::kInt32, {N});
+     }},
+    {"state slots closer than a slot", "initial_state", [](ForwardArgs& a) { a.initial_state.strides[0] -= 4; }},
+    {"state slots not 16-byte apart", "final_state", [](ForwardArgs& a) { a.final_state.strides[0] += 2; }},
+    {"state slot not contiguous", "initial_state", [](ForwardArgs& a) { a.initial_state.strides[1] += 4; }},
+    {"strided final_state overlaps output", "final_state", [](ForwardArgs& a) {
+       // Slots far apart: the last slot's bytes reach into output (a view 2^32 bytes further on).
+       a.final_state.strides[0] = (int64_t(1) << 31) / 4 / (N - 1) + 4096;
+       a.final_state.strides[0] -= a.final_state.strides[0] % 4;
+       a.output.data = static_cast<const char*>(a.final_state.data) + (int64_t(1) << 31);
+     }},
+    {"output overlaps final_state_indices", "output", [](ForwardArgs& a) {
+       a.final_state_indices = view(13, DType::kInt32, {N});
+       a.output.data = a.final_state_indices.data;
+     }},
     {"workspace overlaps output", "workspace", [](ForwardArgs& a) { a.workspace = const_cast<void*>(a.output.data); }},
 };
 
@@ -175,6 +229,48 @@ TEST(Contract, ValidArgumentsPassMetadataChecks) {
         const gdn2::Status s = gdn2::check_forward(a);
         EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << s.message;
       }
+}
+
+// State pools: any number of slots, slots further apart than their size, in place (final_state
+// the same view as initial_state), with or without indices.
+TEST(Contract, StatePoolsAndInPlaceAccepted) {
+  struct Case {
+    const char* name;
+    std::function<void(ForwardArgs&)> mutate;
+  };
+  const Case cases[] = {
+      {"in place", [](ForwardArgs& a) { a.final_state = a.initial_state; }},
+      {"pools with indices", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kFloat32, {1000, Hv, V, K});
+         a.final_state = view(10, DType::kFloat32, {1, Hv, V, K});
+         a.initial_state_indices = view(12, DType::kInt32, {N});
+         a.final_state_indices = view(13, DType::kInt32, {N});
+       }},
+      {"one pool in place, one index tensor", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kFloat32, {64, Hv, V, K});
+         a.final_state = a.initial_state;
+         a.initial_state_indices = view(12, DType::kInt32, {N});
+         a.final_state_indices = a.initial_state_indices;
+       }},
+      {"slots inside larger pages", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kFloat32, {64, Hv, V, K});
+         a.initial_state.strides[0] = Hv * V * K + 1024;
+         a.final_state = a.initial_state;
+         a.initial_state_indices = view(12, DType::kInt32, {N});
+         a.final_state_indices = a.initial_state_indices;
+       }},
+      {"strided states without indices", [](ForwardArgs& a) { a.final_state.strides[0] += 4; }},
+      {"indices for the initial state only", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kFloat32, {5, Hv, V, K});
+         a.initial_state_indices = view(12, DType::kInt32, {N});
+       }},
+  };
+  for (const Case& c : cases) {
+    ForwardArgs a = valid_args();
+    c.mutate(a);
+    const gdn2::Status s = gdn2::check_forward(a);
+    EXPECT_TRUE(s.code == StatusCode::kOk || s.code == StatusCode::kUnsupportedDevice) << c.name << ": " << s.message;
+  }
 }
 
 TEST(Contract, Int64OffsetsAndGvaRatiosAccepted) {

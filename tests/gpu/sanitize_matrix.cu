@@ -9,6 +9,9 @@
 //                                      state modes, and their own fault paths for cu_seqlens
 //   validate_values                    accepting valid values, and refusing bad ones
 //   cu_seqlens int32 and int64, MHA and GVA 2/3/4, N = 1 / 32 / 100, tails, T = 1
+//   state pools (initial_state_indices, final_state_indices): one pool updated in place, slots in
+//     pages (a gap after each), new sequences (index -1); one index past the pool (its rows NaN, no
+//     state touched); the pool allocated to its last slot's end, so memcheck sees any stray access
 //   out-of-contract inputs without validate (validate_values must refuse each of them):
 //     cu_seqlens decreasing and last != T; negative, beyond-T and extreme int64 offsets;
 //     g NaN / +Inf / -Inf / > 0; b NaN, q Inf, w Inf, huge v
@@ -71,6 +74,8 @@ struct Case {
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
   // The path that runs: `algorithm`, or kAuto's pick on 132 SMs (src/contract.cpp, plan_launch).
   gdn2::Algorithm path = gdn2::Algorithm::kChunked;
+  // States in a pool with indices, updated in place (kPooled), and one index past it (kBadIndex).
+  enum class Pool { kNone, kPooled, kBadIndex } pool = Pool::kNone;
   int64_t N() const { return int64_t(cu.size()) - 1; }
 };
 
@@ -262,6 +267,26 @@ std::vector<Case> the_matrix() {
   }
   m.push_back(fused_case(make_case("fault-cu-fused-v128-many", {0, 40, 30, 120, 100}, 34, 34, true, true, false,
                                    true, Fault::kCuSeqlens, /*T=*/200)));
+
+  // State pools: each kernel that reads or writes states, in place, and with one index past the pool.
+  const auto pooled = [&](Case c, Case::Pool mode) {
+    c.pool = mode;
+    c.name += mode == Case::Pool::kPooled ? "-pool" : "-pool-bad-index";
+    m.push_back(c);
+  };
+  for (Case::Pool mode : {Case::Pool::kPooled, Case::Pool::kBadIndex}) {
+    pooled(make_case("mha-T512", {0, 512}, 16, 16, true, true, false), mode);                          // v32 overlapped
+    pooled(make_case("gva3-65+63+1", {0, 65, 128, 129}, 2, 6, true, true, false), mode);                // v32
+    pooled(make_case("gva4-rand12", offsets_of(random_lengths(12, 1, 200, 105)), 1, 4, true, true, true), mode);  // v64
+    pooled(make_case("gva2-rand70", offsets_of(random_lengths(70, 1, 90, 107)), 2, 4, true, true, true), mode);   // v128
+    pooled(recurrent_case(make_case("rec-mha-rand20", offsets_of(random_lengths(20, 1, 150, 108)), 2, 2, true, true,
+                                    true)), mode);
+    pooled(fused_case(make_case("fused-pair-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, false)), mode);
+    pooled(fused_case(make_case("fused-v128-gva2-34x40", offsets_of(std::vector<int64_t>(34, 40)), 1, 2, true, true,
+                                false)), mode);
+    pooled(fused_case(make_case("fused-gvapair-300+129+17+1+300", {0, 300, 429, 446, 447, 747}, 8, 32, true, true,
+                                true)), mode);
+  }
   return m;
 }
 
@@ -362,6 +387,12 @@ struct Runner {
   void *dcu = nullptr, *dh0 = nullptr, *dout = nullptr, *dht = nullptr, *dws = nullptr;
   size_t out_bytes = 0, ht_bytes = 0, ws_bytes = 0;
   gdn2::ForwardArgs args;
+  // Case::pool: the pool (slots `slot_stride` floats apart), its contents before the call, and the
+  // initial and final slot of each sequence (-1: none; past the pool: the bad index).
+  void *dpool = nullptr, *dinit = nullptr, *dfinal = nullptr;
+  int64_t slots = 0, slot_stride = 0;
+  std::vector<float> pool_before;
+  std::vector<int32_t> init_idx, final_idx;
 };
 
 // Every CUDA call is checked: a failure is reported (in r.why) and the case fails.
@@ -449,6 +480,82 @@ bool setup(Runner& r) {
   r.ws_bytes = ws_bytes;
   a.workspace = r.dws;
   a.workspace_bytes = ws_bytes;
+  return true;
+}
+
+// Case::pool: initial_state and final_state become one pool of 2N + 1 slots with a 64-float gap
+// after each (the allocation ends at the last slot's end), filled with finite values; sequence n's
+// final slot is a distinct random one, its initial slot the same, or -1 (from zeros) for every
+// third sequence; kBadIndex puts sequence N / 2's two indices past the pool.
+bool setup_pool(Runner& r, uint64_t seed) {
+  const Case& c = r.c;
+  const int64_t N = c.N(), slot = int64_t(c.Hv) * V * K;
+  r.slots = 2 * N + 1;
+  r.slot_stride = slot + 64;
+  const int64_t elems = (r.slots - 1) * r.slot_stride + slot;
+  Rng rng(seed ^ 0x5107);
+  r.pool_before.resize(size_t(elems));
+  for (float& x : r.pool_before) x = 0.1f * rng.symmetric();
+  std::vector<int32_t> perm(size_t(r.slots));
+  for (int64_t i = 0; i < r.slots; ++i) perm[size_t(i)] = int32_t(i);
+  for (int64_t i = r.slots - 1; i > 0; --i) std::swap(perm[size_t(i)], perm[size_t(rng.range(0, i))]);
+  r.final_idx.assign(perm.begin(), perm.begin() + N);
+  r.init_idx = r.final_idx;
+  for (int64_t n = 0; n < N; n += 3) r.init_idx[size_t(n)] = -1;
+  if (c.pool == Case::Pool::kBadIndex) r.init_idx[size_t(N / 2)] = r.final_idx[size_t(N / 2)] = int32_t(r.slots + 5);
+  CUDA_OK(r.mem.alloc(&r.dpool, size_t(elems) * 4));
+  CUDA_OK(r.mem.alloc(&r.dinit, size_t(N) * 4));
+  CUDA_OK(r.mem.alloc(&r.dfinal, size_t(N) * 4));
+  CUDA_OK(cudaMemcpy(r.dinit, r.init_idx.data(), size_t(N) * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dfinal, r.final_idx.data(), size_t(N) * 4, cudaMemcpyHostToDevice));
+  int dev = 0;
+  CUDA_OK(cudaGetDevice(&dev));
+  const int64_t pool_shape[4] = {r.slots, c.Hv, V, K}, index_shape[1] = {N};
+  gdn2::TensorView pool = gdn2::contiguous_view(r.dpool, gdn2::DType::kFloat32, dev, 4, pool_shape);
+  pool.strides[0] = r.slot_stride;
+  r.args.initial_state = r.args.final_state = pool;
+  r.args.initial_state_indices = gdn2::contiguous_view(r.dinit, gdn2::DType::kInt32, dev, 1, index_shape);
+  r.args.final_state_indices = gdn2::contiguous_view(r.dfinal, gdn2::DType::kInt32, dev, 1, index_shape);
+  return true;
+}
+
+// The pooled call: outputs written and finite (NaN in the bad sequence's rows, written by the
+// kernels); each good sequence's final slot written and finite; every other byte of the pool (other
+// slots, every gap, the bad sequence's slot) as before.
+bool check_pool_case(Runner& r) {
+  const Case& c = r.c;
+  const int64_t N = c.N(), slot = int64_t(c.Hv) * V * K;
+  CUDA_OK(cudaMemcpy(r.dpool, r.pool_before.data(), r.pool_before.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemsetAsync(r.dout, 0xFF, r.out_bytes, r.stream));
+  const gdn2::Status st = gdn2::forward(r.args, r.stream);
+  EXPECT(st.ok(), "gdn2::forward returned %d: %s", int(st.code), st.message);
+  CUDA_OK(cudaStreamSynchronize(r.stream));
+  std::vector<uint16_t> o(r.out_bytes / 2);
+  std::vector<float> pool(r.pool_before.size());
+  CUDA_OK(cudaMemcpy(o.data(), r.dout, r.out_bytes, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(pool.data(), r.dpool, pool.size() * 4, cudaMemcpyDeviceToHost));
+  const int64_t bad = c.pool == Case::Pool::kBadIndex ? N / 2 : -1;
+  size_t wrong_o = 0;
+  for (int64_t s = 0; s < N; ++s)
+    for (int64_t i = c.cu[size_t(s)] * c.Hv * V; i < c.cu[size_t(s) + 1] * c.Hv * V; ++i) {
+      const uint16_t x = o[size_t(i)];
+      wrong_o += s == bad ? (x == 0xFFFFu || bf16_finite(x) || (x & 0x007Fu) == 0) : !bf16_finite(x);
+    }
+  EXPECT(wrong_o == 0, "output: %zu values wrong (poison left, non-finite, or a finite value in the bad sequence)",
+         wrong_o);
+  std::vector<int64_t> written(size_t(r.slots), -1);
+  for (int64_t s = 0; s < N; ++s)
+    if (s != bad) written[size_t(r.final_idx[size_t(s)])] = s;
+  size_t not_written = 0, touched = 0;
+  for (int64_t i = 0; i < int64_t(pool.size()); ++i) {
+    const int64_t p = i / r.slot_stride, at = i % r.slot_stride;
+    if (at < slot && written[size_t(p)] >= 0) not_written += !std::isfinite(pool[size_t(i)]);
+    else touched += std::memcmp(&pool[size_t(i)], &r.pool_before[size_t(i)], 4) != 0;
+  }
+  EXPECT(not_written == 0, "pool: %zu values of written slots non-finite", not_written);
+  EXPECT(touched == 0, "pool: %zu values outside the written slots changed", touched);
+  std::printf("    (pool of %lld slots, %lld floats apart; %s)\n", (long long)r.slots, (long long)r.slot_stride,
+              bad >= 0 ? "sequence N / 2 past the pool: its rows NaN" : "in place");
   return true;
 }
 
@@ -581,7 +688,22 @@ bool run_case(const Case& c, uint64_t seed, char* why, size_t why_size) {
       inject_faults(c, faulty);
     }
     if (ok) ok = upload_inputs(r, value_fault ? faulty : in);
-    if (ok && c.validate) {
+    const bool pool = c.pool != Case::Pool::kNone;
+    if (ok && pool) {
+      ok = setup_pool(r, seed) && check_pool_case(r);
+      // validate_values names the index past the pool, and accepts the in-place pool.
+      if (ok) {
+        const gdn2::Status st = gdn2::validate_values(r.args, stream);
+        const bool bad = c.pool == Case::Pool::kBadIndex;
+        if (bad ? st.code != gdn2::StatusCode::kInvalidValue : !st.ok()) {
+          std::snprintf(why, why_size, "validate_values on the pool returned %d: %s", int(st.code), st.message);
+          ok = false;
+        } else if (bad) {
+          std::printf("    validate_values refused it: %s\n", st.message);
+        }
+      }
+    }
+    if (ok && !pool && c.validate) {
       const gdn2::Status st = gdn2::validate_values(r.args, stream);
       if (c.fault == Fault::kNone && !st.ok()) {
         std::snprintf(why, why_size, "validate_values refused valid inputs (%d): %s", int(st.code), st.message);
@@ -594,7 +716,7 @@ bool run_case(const Case& c, uint64_t seed, char* why, size_t why_size) {
         std::printf("    validate_values refused it: %s\n", st.message);
       }
     }
-    if (ok) {
+    if (ok && !pool) {
       switch (c.fault) {
         case Fault::kNone: ok = check_valid_case(r); break;
         case Fault::kCuSeqlens: ok = check_fault_cu(r); break;
