@@ -26,11 +26,11 @@ import sys
 
 import torch
 
-import gdn2
-from gdn2.testing import CANONICAL_ROWS, Row, make_inputs, random_lengths
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import graph_time_ms, metadata, scale_rows  # noqa: E402
+from bench import graph_time_ms, metadata, scale_rows  # noqa: E402  (puts the checkout's python/ first)
+
+import gdn2  # noqa: E402
+from gdn2.testing import CANONICAL_ROWS, Row, make_inputs, random_lengths  # noqa: E402
 
 DEFAULT_ROWS = "S1-MHA-T64,S2-MHA-T1024,S3-MHA-PACKED-T4096,N64-MIXED-MHA,N64-MIXED-GVA2,B8x2K-MHA"
 

@@ -108,8 +108,25 @@ def overlap_final_state_with_output(a):
     a["final_state"] = buf[no_bytes - 4096:no_bytes - 4096 + fs_bytes].view(F32).view(N, HV, D, D)
 
 
-def final_state_is_initial_state(a):
-    a["final_state"] = a["initial_state"]
+def final_state_overlaps_initial_state(a):
+    # One slot apart in one buffer: not the same view (which is an in-place update, allowed:
+    # tests/python/test_state_pool_gpu.py), so refused.
+    buf = torch.zeros((N + 1, HV, D, D), dtype=F32, device="cuda")
+    buf[:N] = a["initial_state"]
+    a["initial_state"], a["final_state"] = buf[:N], buf[1:]
+
+
+def indices_int64(a):
+    a["initial_state_indices"] = torch.arange(N, dtype=torch.int64, device="cuda")
+
+
+def indices_too_few(a):
+    a["final_state_indices"] = torch.arange(N - 1, dtype=torch.int32, device="cuda")
+
+
+def indices_without_pool(a):
+    a["initial_state"] = None
+    a["initial_state_indices"] = torch.arange(N, dtype=torch.int32, device="cuda")
 
 
 def k_on_other_gpu(a):
@@ -226,8 +243,12 @@ CASES = [
     ("output-overlaps-q", overlap_output_with_q, "output", ValueError, False),
     ("final_state-overlaps-output", overlap_final_state_with_output, "final_state", ValueError,
      False),
-    ("final_state-is-initial_state", final_state_is_initial_state, "final_state", ValueError,
+    ("final_state-overlaps-initial_state", final_state_overlaps_initial_state, "final_state", ValueError,
      False),
+    # state indices
+    ("initial_state_indices-int64", indices_int64, "initial_state_indices", ValueError, False),
+    ("final_state_indices-N-1", indices_too_few, "final_state_indices", ValueError, False),
+    ("initial_state_indices-without-pool", indices_without_pool, "initial_state_indices", ValueError, False),
     # cu_seqlens length
     ("cu_seqlens-length-1", set_cu([0]), "cu_seqlens", ValueError, False),
     ("cu_seqlens-N-above-T", no_state(set_cu(list(range(T + 2)))), "cu_seqlens", ValueError,
