@@ -314,7 +314,7 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
   if (a.final_state_indices.defined()) inputs[9] = byte_range("final_state_indices", a.final_state_indices);
   Range outputs[2] = {byte_range("output", a.output), {"final_state", 0, 0}};
   if (a.final_state.defined()) outputs[1] = byte_range("final_state", a.final_state);
-  const bool in_place = a.final_state.defined() && same_view(a.initial_state, a.final_state);
+  const bool in_place = states_in_place(a);
   for (const Range& o : outputs)
     for (const Range& i : inputs)
       if (overlaps(o, i) && !(in_place && &o == &outputs[1] && &i == &inputs[7]))
@@ -474,6 +474,10 @@ Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
   return pick_among(estimate(sh, sms, longest), kAllPaths);
+}
+
+bool states_in_place(const ForwardArgs& a) {
+  return a.final_state.defined() && same_view(a.initial_state, a.final_state);
 }
 
 }  // namespace gdn2

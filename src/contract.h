@@ -89,6 +89,9 @@ int multiprocessor_count(int device);
 // kUnsupportedDevice), so that forward does not plan twice.
 Status check_forward(const ForwardArgs& args, LaunchPlan* plan);
 
+// Whether final_state is initial_state itself (the same view: an in-place update).
+bool states_in_place(const ForwardArgs& args);
+
 // kOk when `device` is an sm_90 GPU (cached per device; no synchronisation).
 Status check_device(int device);
 

@@ -291,6 +291,7 @@ Status validate_values(const ForwardArgs& a, Stream stream) {
   v.final_index = static_cast<const int*>(a.final_state_indices.data);
   v.initial_slots = a.initial_state.sizes[0];
   v.final_slots = a.final_state.sizes[0];
+  v.in_place = states_in_place(a);
   v.flags = at<int>(a.workspace, ws.flags);
   int flags = 0;
   int err = int(cudaMemsetAsync(v.flags, 0, sizeof(int), cs));
@@ -313,6 +314,8 @@ Status validate_values(const ForwardArgs& a, Stream stream) {
       {kernels::kWNotFinite, "w: every write gate must be finite (found NaN or Inf)"},
       {kernels::kInitialIndexPastPool, "initial_state_indices: every index must be below initial_state's number of slots (its first size)"},
       {kernels::kFinalIndexPastPool, "final_state_indices: every index must be below final_state's number of slots (its first size)"},
+      {kernels::kFinalSlotRepeated, "final_state_indices: two sequences write the same slot (each non-negative index must appear once)"},
+      {kernels::kSlotWrittenAndReadByAnother, "final_state_indices: a sequence writes the slot that another sequence starts from (in place, each slot may be read only by the sequence that writes it)"},
   };
   for (const auto& rule : kRules) {
     if (flags & rule.bit) {

@@ -79,6 +79,7 @@ struct ForwardArgs {
   // initial_state and final_state may be the same tensor (an in-place update: each sequence's slot
   // is read before it is written), with or without indices, provided no sequence writes a slot that
   // another sequence reads; two sequences writing one slot leave it holding one of their states.
+  // validate_values reports both (it compares every pair of sequences' slots).
   TensorView initial_state_indices;
   TensorView final_state_indices;
   float scale = kDefaultScale;  // o_t = scale * S^T q_t; finite

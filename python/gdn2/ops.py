@@ -89,7 +89,8 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
 
     Returns `o`, or `(o, final_state)` when output_final_state is set or final_state is given.
     Runs on the current stream with no host synchronisation (capturable in a CUDA graph), except
-    with validate=True, which checks cu_seqlens, g, b and w on the device and waits for the verdict.
+    with validate=True, which checks cu_seqlens, g, b, w and the state indices on the device and
+    waits for the verdict.
     algorithm: "auto" (the default: chosen from the sizes and max_seqlen; without the hint, where
     the sizes leave two algorithms possible, the kernels choose on the device from cu_seqlens;
     README.md "Three algorithms"),
@@ -105,8 +106,9 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     with final_state_indices, `final_state` must be given, a pool [P', Hv, V, K] into whose slot
     final_state_indices[n] sequence n's final state goes (nowhere where negative). A pool's first
     stride may exceed Hv V K (a multiple of 4). final_state may be initial_state itself: the pool
-    is then updated in place (no sequence may write a slot that another reads). An index >= P
-    touches no state and makes that sequence's output rows NaN (validate=True reports it).
+    is then updated in place (no sequence may write a slot that another reads, and no two
+    sequences may write one slot). An index >= P touches no state and makes that sequence's output
+    rows NaN. validate=True reports both (the slot rules by comparing every pair of sequences).
     Errors: ValueError naming the argument for contract violations, RuntimeError for device or
     CUDA failures; nothing is written when a check fails.
     """

@@ -222,16 +222,18 @@ struct ValidateParams {
   const float* g = nullptr;
   const uint16_t* b = nullptr;
   const uint16_t* w = nullptr;
-  // State indices (int32 [N] or null) and their pools' slot counts.
+  // State indices (int32 [N] or null) and their pools' slot counts (0: no such state).
   const int* initial_index = nullptr;
   const int* final_index = nullptr;
   int64_t initial_slots = 0, final_slots = 0;
+  bool in_place = false;  // final_state is initial_state: no sequence may write a slot another reads
   int* flags = nullptr;
 };
 enum ValueFlag : int {
   kCuFirstNotZero = 1, kCuNotIncreasing = 2, kCuLastNotT = 4,
   kGNotFinite = 8, kGPositive = 16, kBNotFinite = 32, kWNotFinite = 64,
   kInitialIndexPastPool = 128, kFinalIndexPastPool = 256,
+  kFinalSlotRepeated = 512, kSlotWrittenAndReadByAnother = 1024,
 };
 
 // Launchers (one translation unit each). They return the launch's cudaError_t as an int.

@@ -240,3 +240,79 @@ def test_final_indices_need_a_pool():
         call(inp, initial_state=states, final_state_indices=idx, output_final_state=True)
     with pytest.raises(ValueError, match="initial_state_indices"):
         call(inp, initial_state=states, initial_state_indices=idx.long())
+
+
+# Slot conflicts that validate=True reports: (what the indices do, the message's words). Each case
+# builds its indices from setup_case's distinct slots `idx` of a pool of 2 N + 3 slots.
+CONFLICTS = {
+    "two-pools-final-repeated": "write the same slot",
+    "in-place-final-repeated": "write the same slot",
+    "in-place-read-by-another": "starts from",
+    "in-place-without-final-indices": "starts from",
+    "last-two-of-many-repeated": "write the same slot",
+}
+
+
+def conflict_case(kind):
+    """The call's state arguments for one conflict, and the same call with the conflict removed."""
+    if kind == "last-two-of-many-repeated":  # 600 one-token sequences: the pair loop's far end
+        lengths = (1,) * 600
+        inp = make_inputs(lengths, 2, 4, kind="model", seed=131, device="cuda", cu_dtype=torch.int32,
+                          gen_device="cuda")
+        _, states = pool(len(lengths) + 2, 4, 0, seed=132)
+        good = torch.arange(len(lengths), dtype=torch.int32, device="cuda")
+        bad = good.clone()
+        bad[-1] = bad[-2]
+        return inp, dict(initial_state=states, initial_state_indices=good, final_state=states), "final_state_indices", bad, good
+    inp, _, buf, states, idx, slots = setup_case("recurrent", 0, seed=121)
+    n = idx.numel()
+    if kind == "in-place-without-final-indices":  # a pool of exactly N slots, read in another order
+        _, states = pool(n, 4, 0, seed=122)
+        good = torch.arange(n, dtype=torch.int32, device="cuda")
+        bad = good.roll(1)
+        return inp, dict(initial_state=states, final_state=states), "initial_state_indices", bad, good
+    if kind == "two-pools-final-repeated":
+        _, other = pool(slots, 4, 0, seed=123)
+        bad = idx.clone()
+        bad[3] = bad[7]
+        return inp, dict(initial_state=states, initial_state_indices=idx, final_state=other), "final_state_indices", bad, idx
+    if kind == "in-place-final-repeated":
+        bad = idx.clone()
+        bad[5] = bad[0]
+        return inp, dict(initial_state=states, initial_state_indices=idx, final_state=states), "final_state_indices", bad, idx
+    assert kind == "in-place-read-by-another"  # sequence 2 starts from the slot sequence 9 writes
+    bad = idx.clone()
+    bad[2] = idx[9]
+    return inp, dict(final_state=states, final_state_indices=idx, initial_state=states), "initial_state_indices", bad, idx
+
+
+@pytest.mark.parametrize("kind", list(CONFLICTS))
+def test_validate_reports_slot_conflicts(kind):
+    """validate=True refuses indices that make two sequences write one slot, or (in place) one
+    sequence write the slot another starts from, before anything is launched or written; the same
+    call without the conflict passes validation."""
+    inp, kwargs, which, bad, good = conflict_case(kind)
+    pool_before = kwargs["initial_state"].clone()
+    with pytest.raises(ValueError, match=CONFLICTS[kind]):
+        call(inp, **kwargs, **{which: bad}, algorithm="recurrent", validate=True)
+    torch.cuda.synchronize()
+    assert bitwise_equal(kwargs["initial_state"], pool_before), "a refused call wrote the pool"
+    call(inp, **kwargs, **{which: good}, algorithm="recurrent", validate=True)
+
+
+def test_validate_accepts_shared_reads_and_repeated_negatives():
+    """Not conflicts: two sequences starting from one slot (separate pools), several sequences
+    without a final slot (negative indices), and in place each sequence reading and writing its own
+    slot."""
+    inp, _, _, states, idx, slots = setup_case("recurrent", 0, seed=141)
+    _, other = pool(slots, 4, 0, seed=142)
+    shared = idx.clone()
+    shared[1] = shared[0]
+    dropped = idx.clone()
+    dropped[::2] = -1
+    call(inp, initial_state=states, initial_state_indices=shared, final_state=other, final_state_indices=dropped,
+         algorithm="recurrent", validate=True)
+    in_place_start = idx.clone()
+    in_place_start[::3] = -1  # new sequences start from zeros, still written to their own slot
+    call(inp, initial_state=states, initial_state_indices=in_place_start, final_state=states,
+         final_state_indices=idx, algorithm="recurrent", validate=True)
