@@ -14,7 +14,11 @@ slots, random distinct slots) and must give bit for bit the same output and pool
 time per call from CUDA-graph replay (median), as bench.py's "graph" column, with the max_seqlen
 hint; the bytes that the gather and scatter move are printed beside them.
 
-    PYTHONPATH=python python3 bench/state_pool.py [--rows S2,N64-MIXED-MHA] [--out DIR]
+With --dtype bfloat16 the pool is bf16 (vLLM's default for GDN states): the engine's way then
+widens the gathered slots to fp32 and rounds the final states back when it scatters them, the
+pooled call does both inside the kernels (the same values, bit for bit).
+
+    PYTHONPATH=python python3 bench/state_pool.py [--rows S2,N64-MIXED-MHA] [--dtype bfloat16] [--out DIR]
 """
 
 import argparse
@@ -42,10 +46,10 @@ def engine_calls(inp, row, pool, idx):
     out = torch.empty(row.tokens, row.hv, 128, dtype=torch.bfloat16, device="cuda")
 
     def gather_scatter():
-        h0 = pool[idx]
+        h0 = pool[idx].float()  # a copy either way (a gather), widened if the pool is bf16
         _, ht = gdn2.chunk_gdn2(*args, cu_seqlens=inp["cu_seqlens"], initial_state=h0, output=out,
                                 output_final_state=True, max_seqlen=hint)
-        pool[idx] = ht
+        pool[idx] = ht.to(pool.dtype)
 
     def pooled():
         gdn2.chunk_gdn2(*args, cu_seqlens=inp["cu_seqlens"], initial_state=pool, initial_state_indices=idx,
@@ -54,11 +58,11 @@ def engine_calls(inp, row, pool, idx):
     return gather_scatter, pooled, out
 
 
-def run(row, calls, replays):
+def run(row, calls, replays, dtype):
     n = len(row.lengths)
     inp = make_inputs(row.lengths, row.hq, row.hv, kind="model", seed=row.seed, device="cuda", gen_device="cuda")
     slots = 4 * n
-    start = torch.randn(slots, row.hv, 128, 128, device="cuda") * 0.1
+    start = (torch.randn(slots, row.hv, 128, 128, device="cuda") * 0.1).to(dtype)
     idx = torch.randperm(slots, generator=torch.Generator().manual_seed(row.seed))[:n].to(torch.int32).cuda()
     pool = start.clone()
     gather_scatter, pooled, out = engine_calls(inp, row, pool, idx)
@@ -72,8 +76,9 @@ def run(row, calls, replays):
     same = bool(torch.equal(out, ref_out) and torch.equal(pool, ref_pool))
 
     rec = {"row": row.name, "tokens": row.tokens, "sequences": n, "hq": row.hq, "hv": row.hv,
-           "pool_slots": slots, "bitwise_equal": same,
-           "gather_scatter_bytes": 4 * n * row.hv * 128 * 128 * 4}  # each copy reads and writes once
+           "pool_slots": slots, "pool_dtype": str(dtype).replace("torch.", ""), "bitwise_equal": same,
+           # each copy reads and writes once: the pool's elements and the fp32 states
+           "gather_scatter_bytes": 2 * n * row.hv * 128 * 128 * (4 + start.element_size())}
     for name, fn in (("gather_scatter_us", gather_scatter), ("pooled_us", pooled)):
         rec[name] = 1e3 * statistics.median(graph_time_ms(torch, fn, calls, replays))
     rec["saved_us"] = rec["gather_scatter_us"] - rec["pooled_us"]
@@ -86,18 +91,21 @@ def main():
     ap.add_argument("--rows", default=DEFAULT_ROWS)
     ap.add_argument("--calls", type=int, default=5, help="calls per graph")
     ap.add_argument("--replays", type=int, default=20, help="graph replays")
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="the pool's dtype")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    dtype = getattr(torch, args.dtype)
     known = {r.name: r for r in CANONICAL_ROWS + scale_rows(Row, random_lengths)}
     records = []
     for name in args.rows.split(","):
         row = dataclasses.replace(known[name], initial_state=True, final_state=True)
-        rec = run(row, args.calls, args.replays)
+        rec = run(row, args.calls, args.replays, dtype)
         records.append(rec)
         print(f"{rec['row']:<22} gather+call+scatter {rec['gather_scatter_us']:9.1f} us   pooled {rec['pooled_us']:9.1f} us"
               f"   saved {rec['saved_us']:7.1f} us ({100 * rec['saved_share']:4.1f}%)   bitwise {rec['bitwise_equal']}",
               flush=True)
-    lines = ["| row | N | gather + call + scatter (us) | pooled, in place (us) | saved | gather/scatter MB | bitwise |",
+    lines = [f"Pool dtype: {args.dtype}.", "",
+             "| row | N | gather + call + scatter (us) | pooled, in place (us) | saved | gather/scatter MB | bitwise |",
              "|---|---|---|---|---|---|---|"]
     for r in records:
         lines.append(f"| {r['row']} | {r['sequences']} | {r['gather_scatter_us']:.1f} | {r['pooled_us']:.1f} | "

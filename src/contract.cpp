@@ -129,8 +129,9 @@ bool same_view(const TensorView& a, const TensorView& b) {
   return true;
 }
 
-// initial_state or final_state: fp32 [slots, Hv, V, K] with each slot contiguous and slots `stride`
-// floats apart (a multiple of 4, at least a slot's size); slots = N without state indices, any
+// initial_state or final_state: fp32 or bf16 [slots, Hv, V, K] with each slot contiguous and slots
+// `stride` elements apart (a multiple of 4, at least a slot's size; the kernels access 4 elements
+// at a time at most, so 4 elements' bytes is the alignment); slots = N without state indices, any
 // number >= 1 with them (a pool). `indices`, where defined: int32 [N], the slot of each sequence.
 Status check_state(const char* name, const char* indices_name, const TensorView& t, const TensorView& indices,
                    int device, int64_t N, int64_t Hv, int64_t V, int64_t K) {
@@ -141,9 +142,13 @@ Status check_state(const char* name, const char* indices_name, const TensorView&
     return fail(StatusCode::kInvalidArgument, "%s: given without %s (the pool of states it indexes)", indices_name, name);
   if (!t.defined()) return s;
   // Contiguity is judged on one slot; the first stride below.
+  if (t.dtype != DType::kFloat32 && t.dtype != DType::kBFloat16)
+    return fail(StatusCode::kInvalidArgument, "%s: expected dtype float32 or bfloat16, got %s", name,
+                dtype_name(t.dtype));
   TensorView slot = t;
   slot.sizes[0] = 1;
-  if ((s = check_tensor(name, slot, DType::kFloat32, 4, dims, device, 16)).code != StatusCode::kOk) return s;
+  if ((s = check_tensor(name, slot, t.dtype, 4, dims, device, 4 * dtype_bytes(t.dtype))).code != StatusCode::kOk)
+    return s;
   if (t.sizes[0] < 0) return fail(StatusCode::kInvalidArgument, "%s: negative size in dimension 0", name);
   if (pooled) {
     if ((s = check_shape(name, t, {t.sizes[0], Hv, V, K}, dims)).code != StatusCode::kOk) return s;

@@ -60,13 +60,15 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   s.out = static_cast<uint16_t*>(const_cast<void*>(a.output.data));
   // The states as slots (kernels::StatePassParams): one per sequence, or a pool with indices.
   if (a.initial_state.defined()) {
-    s.initial_state = static_cast<const float*>(a.initial_state.data);
+    s.initial_state = a.initial_state.data;
+    s.initial_bf16 = a.initial_state.dtype == DType::kBFloat16;
     s.initial_index = static_cast<const int*>(a.initial_state_indices.data);
     s.initial_slots = a.initial_state.sizes[0];
     s.initial_stride = a.initial_state.strides[0];
   }
   if (a.final_state.defined()) {
-    s.final_state = static_cast<float*>(const_cast<void*>(a.final_state.data));
+    s.final_state = const_cast<void*>(a.final_state.data);
+    s.final_bf16 = a.final_state.dtype == DType::kBFloat16;
     s.final_index = static_cast<const int*>(a.final_state_indices.data);
     s.final_slots = a.final_state.sizes[0];
     s.final_stride = a.final_state.strides[0];

@@ -44,9 +44,11 @@ static_assert(kHeadDimK == 128, "kDefaultScale is 128^-0.5");
 // One forward call. Optional tensors are left default-constructed (undefined).
 //   q, k, b : bf16 [T, Hq, K]        g : fp32 [T, Hq, K] (raw log decay, finite, <= 0)
 //   v, w    : bf16 [T, Hv, V]        cu_seqlens : int32 or int64 [N + 1]
-//   initial_state, final_state : fp32 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
-//   or, with state indices, state pools: fp32 [P, Hv, V, K] whose first stride may exceed Hv V K
+//   initial_state, final_state : fp32 or bf16 [N, Hv, V, K] (K contiguous)   output : bf16 [T, Hv, V]
+//   or, with state indices, state pools: [P, Hv, V, K] whose first stride may exceed Hv V K
 //   (a multiple of 4 elements), and int32 [N] indices (see ForwardArgs::initial_state_indices).
+//   Each state's dtype is its own; the state is fp32 in the kernels, and a bf16 final state is
+//   rounded once (to nearest even) when it is written.
 //   (The state is "V-first": each head's state is S^T, V rows of K values. FLA's default layout,
 //   [N, H, K, V], has the same shape when K = V and is NOT accepted silently transposed: pass
 //   S.transpose(-1, -2).contiguous(), or FLA's state_v_first=True layout, which is this one.)

@@ -26,9 +26,10 @@ What differs from FLA:
     In eager mode these are 7 torch ops per normalised tensor and 5 for the gate, each a kernel
     launch on the GPU with its host time. The counts are aten ops dispatched on CPU tensors,
     views excluded. Under torch.compile, Inductor fuses them.
-  * A g that is not fp32 is converted to fp32; gdn2 reads fp32 decays. So is an initial_state of
-    another float dtype (a bf16 state cache, say); the final state is fp32, as FLA's. The other
-    inputs must be bf16, as gdn2's contract requires.
+  * A g that is not fp32 is converted to fp32; gdn2 reads fp32 decays. An initial_state in fp32 or
+    bf16 (a bf16 state cache, say) is read as it is, one of another float dtype is converted to
+    fp32; the final state is fp32, as FLA's. The other inputs must be bf16, as gdn2's contract
+    requires.
   * Under torch.compile, `cu_seqlens_cpu` is not read (its maximum would be a data-dependent
     value); `"auto"` then chooses on the device.
   * `safe_gate`, `disable_recompute` and `chunk_size` have no effect: gdn2 is exact for every
@@ -134,9 +135,9 @@ def chunk_gdn2(q, k, v, g, b, w, scale=None, initial_state=None, output_final_st
     v, w = _packed("v", v, batch), _packed("w", w, batch)
 
     h0 = initial_state
-    if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K], in fp32 (FLA reads any float dtype)
+    if h0 is not None:  # [N, H, K, V] -> gdn2's [N, H, V, K], fp32 or bf16 (FLA reads any float dtype)
         h0 = h0 if state_v_first else h0.transpose(-1, -2)
-        if h0.dtype != torch.float32 and h0.is_floating_point():  # one copy: layout and dtype
+        if h0.dtype not in (torch.float32, torch.bfloat16) and h0.is_floating_point():  # one copy: layout and dtype
             h0 = torch.empty(h0.shape, dtype=torch.float32, device=h0.device).copy_(h0)
         else:  # (other dtypes reach gdn2's contract, which names the argument)
             h0 = h0.contiguous()

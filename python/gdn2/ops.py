@@ -81,11 +81,12 @@ def chunk_gdn2(q, k, v, g, b, w, *, cu_seqlens, initial_state=None, output_final
     """Gated DeltaNet-2 forward over packed variable-length sequences (CUDA, sm_90).
 
     q, k, b: bf16 [T, Hq, K]; g: fp32 [T, Hq, K] raw log decay (<= 0); v, w: bf16 [T, Hv, V];
-    cu_seqlens: int32/int64 [N + 1]; initial_state: fp32 [N, Hv, V, K] or None. The state is
+    cu_seqlens: int32/int64 [N + 1]; initial_state: fp32 or bf16 [N, Hv, V, K] or None. The state is
     "V-first" (each head's S^T): FLA's default [N, H, K, V] state has the same shape and must be
     transposed first (gdn2.fla_compat.chunk_gdn2 takes FLA's layouts as they are).
-    scale defaults to K ** -0.5. `output` (bf16 [T, Hv, V]) and `final_state` (fp32
-    [N, Hv, V, K]) may be passed in; they are then written in place.
+    scale defaults to K ** -0.5. `output` (bf16 [T, Hv, V]) and `final_state` (fp32 or bf16
+    [N, Hv, V, K], rounded once to nearest even if bf16) may be passed in; they are then written
+    in place. With output_final_state the final state is allocated in fp32.
 
     Returns `o`, or `(o, final_state)` when output_final_state is set or final_state is given.
     Runs on the current stream with no host synchronisation (capturable in a CUDA graph), except

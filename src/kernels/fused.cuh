@@ -872,13 +872,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final).
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
   const int64_t h0 = sm.state.h0;
-#pragma unroll
-  for (int j = 0; j < kK / 8; ++j)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-#pragma unroll
-      for (int e = 0; e < 2; ++e)
-        st[4 * j + 2 * h + e] = h0 >= 0 ? pv.initial_state[h0 + state_at(j, h, e)] : 0.f;
+  load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
@@ -1017,14 +1011,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
         }
   }
   const int64_t ht = sm.state.ht;
-  if (ht >= 0) {
-#pragma unroll
-    for (int j = 0; j < kK / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) pv.final_state[ht + state_at(j, h, e)] = st[4 * j + 2 * h + e];
-  }
+  store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
 

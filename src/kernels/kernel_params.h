@@ -178,12 +178,15 @@ struct StatePassParams {
   float scale = 0.f;
   const uint16_t* v = nullptr;        // bf16 [T, Hv, V]
   const uint16_t* w = nullptr;
-  const float* initial_state = nullptr;  // fp32 [slots][Hv][V][K] or null
+  // The states, [slots][Hv][V][K] or null, fp32 or bf16 (the *_bf16 flags), read and written only
+  // through load_state / store_state (state_pass_common.cuh); the state itself is fp32 throughout.
+  const void* initial_state = nullptr;
   uint16_t* out = nullptr;            // bf16 [T, Hv, V]
-  float* final_state = nullptr;       // fp32 [slots][Hv][V][K] or null
+  void* final_state = nullptr;
+  bool initial_bf16 = false, final_bf16 = false;
   // Where sequence s's state lies in each state tensor (state_offsets, state_pass_common.cuh): slot
   // s, or slot index[s] where the caller gave state indices (int32 [N]; negative: no state); slots
-  // `stride` floats apart, `slots` of them (an index at or past it: the sequence's rows become NaN).
+  // `stride` elements apart, `slots` of them (an index at or past it: the sequence's rows become NaN).
   const int* initial_index = nullptr;
   const int* final_index = nullptr;
   int64_t initial_slots = 0, final_slots = 0;

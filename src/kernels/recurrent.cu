@@ -171,9 +171,11 @@ __device__ __forceinline__ void load_initial_state(const StatePassParams& pv, co
 #pragma unroll
   for (int x = 0; x < 2; ++x)
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
-      h0[x][i] = off >= 0 ? *reinterpret_cast<const float4*>(pv.initial_state + off + (vl + x) * kK + 64 * i + 4 * kq)
-                          : make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int i = 0; i < 2; ++i) {
+      float e[4] = {0.f, 0.f, 0.f, 0.f};
+      if (off >= 0) load_state<4>(pv, off + (vl + x) * kK + 64 * i + 4 * kq, e);
+      h0[x][i] = make_float4(e[0], e[1], e[2], e[3]);
+    }
 }
 
 // Persistent CTAs on a static schedule: CTA b takes items b, b + grid, b + 2 grid, ... (every item
@@ -257,8 +259,7 @@ __global__ void __launch_bounds__(kThreads, kCtasPerSm) recurrent_kernel(const _
       for (int x = 0; x < 2; ++x)
 #pragma unroll
         for (int i = 0; i < 2; ++i)
-          *reinterpret_cast<float4*>(pv.final_state + state.ht + (vl + x) * kK + 64 * i + 4 * kq) =
-              make_float4(st[x][4 * i], st[x][4 * i + 1], st[x][4 * i + 2], st[x][4 * i + 3]);
+          store_state<4>(pv, state.ht + (vl + x) * kK + 64 * i + 4 * kq, &st[x][4 * i]);
     }
     if (bad_slot && stores)
       for (int64_t t = it.sb.bos; t < it.sb.eos; ++t) out[t * row_stride] = 0x7fc0u;  // a bf16 NaN

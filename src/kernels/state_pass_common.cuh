@@ -71,6 +71,83 @@ __device__ __forceinline__ StateOffsets state_offsets(const StatePassParams& p, 
           state_offset(p.final_state, p.final_index, p.final_slots, p.final_stride, s, h, v0)};
 }
 
+// The state tensors' elements, fp32 or bf16 (StatePassParams::initial_bf16 / final_bf16; a bf16
+// state is rounded to nearest even once, when it is written). `n` consecutive elements from element
+// `off` (n = 1, 2 or 4: one aligned access, as the slots' strides are multiples of 4 elements).
+template <int n>
+__device__ __forceinline__ void load_state(const StatePassParams& p, int64_t off, float* x) {
+  static_assert(n == 1 || n == 2 || n == 4, "one access of 1, 2 or 4 elements");
+  if (p.initial_bf16) {
+    const uint16_t* src = static_cast<const uint16_t*>(p.initial_state) + off;
+    uint32_t u[2] = {0u, 0u};
+    if constexpr (n == 4) {
+      const uint2 pair = *reinterpret_cast<const uint2*>(src);
+      u[0] = pair.x;
+      u[1] = pair.y;
+    } else if constexpr (n == 2) {
+      u[0] = *reinterpret_cast<const uint32_t*>(src);
+    } else {
+      u[0] = *src;
+    }
+#pragma unroll
+    for (int i = 0; i < n; ++i) x[i] = bf16_to_float(uint16_t(u[i / 2] >> (16 * (i % 2))));
+  } else {
+    const float* src = static_cast<const float*>(p.initial_state) + off;
+    if constexpr (n == 4) {
+      const float4 v = *reinterpret_cast<const float4*>(src);
+      x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+    } else if constexpr (n == 2) {
+      const float2 v = *reinterpret_cast<const float2*>(src);
+      x[0] = v.x, x[1] = v.y;
+    } else {
+      x[0] = *src;
+    }
+  }
+}
+template <int n>
+__device__ __forceinline__ void store_state(const StatePassParams& p, int64_t off, const float* x) {
+  static_assert(n == 1 || n == 2 || n == 4, "one access of 1, 2 or 4 elements");
+  if (p.final_bf16) {
+    uint16_t* dst = static_cast<uint16_t*>(p.final_state) + off;
+    if constexpr (n == 4) *reinterpret_cast<uint2*>(dst) = make_uint2(bf16_pair(x[0], x[1]), bf16_pair(x[2], x[3]));
+    else if constexpr (n == 2) *reinterpret_cast<uint32_t*>(dst) = bf16_pair(x[0], x[1]);
+    else *dst = float_to_bf16(x[0]);
+  } else {
+    float* dst = static_cast<float*>(p.final_state) + off;
+    if constexpr (n == 4) *reinterpret_cast<float4*>(dst) = make_float4(x[0], x[1], x[2], x[3]);
+    else if constexpr (n == 2) *reinterpret_cast<float2*>(dst) = make_float2(x[0], x[1]);
+    else *dst = x[0];
+  }
+}
+
+// kCount single elements x[i] at element base + at(i) of the initial (load) or final (store) state,
+// one branch on the dtype for all of them; nothing where base < 0 (no state; the load gives zeros).
+template <int kCount, class At>
+__device__ __forceinline__ void load_state_elements(const StatePassParams& p, int64_t base, At at, float* x) {
+  const bool bf16 = p.initial_bf16;
+  const uint16_t* src16 = static_cast<const uint16_t*>(p.initial_state) + base;
+  const float* src32 = static_cast<const float*>(p.initial_state) + base;
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) {
+    float v = 0.f;
+    if (base >= 0) v = bf16 ? bf16_to_float(src16[at(i)]) : src32[at(i)];
+    x[i] = v;
+  }
+}
+template <int kCount, class At>
+__device__ __forceinline__ void store_state_elements(const StatePassParams& p, int64_t base, At at, const float* x) {
+  if (base < 0) return;
+  if (p.final_bf16) {
+    uint16_t* dst = static_cast<uint16_t*>(p.final_state) + base;
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) dst[at(i)] = float_to_bf16(x[i]);
+  } else {
+    float* dst = static_cast<float*>(p.final_state) + base;
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) dst[at(i)] = x[i];
+  }
+}
+
 // A CTA's work: value slice [v0, v0 + width) of value head h of sequence s, its bounds, its
 // offsets into the state tensors and its number of chunks.
 struct SliceWork {
@@ -138,8 +215,10 @@ __device__ __forceinline__ void fill_nan(const StatePassParams& p, int s, int h,
     const int64_t off = (t * p.Hv + h) * kV + v0 + 2 * (idx % kPairs);
     *reinterpret_cast<uint32_t*>(p.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
   }
-  if (ht >= 0)
-    for (int idx = threadIdx.x; idx < kWidth * kK; idx += kThreads) p.final_state[ht + idx] = __int_as_float(0x7fc00000);
+  if (ht >= 0) {
+    const float nan[1] = {__int_as_float(0x7fc00000)};
+    for (int idx = threadIdx.x; idx < kWidth * kK; idx += kThreads) store_state<1>(p, ht + idx, nan);
+  }
 }
 
 // A state index past its pool (StateOffsets::bad): this CTA's slice of the sequence's own output

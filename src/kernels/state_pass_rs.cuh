@@ -158,15 +158,12 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
   uint16_t* so = sm.o[i];
 
   float st[kK / 2];  // S^T: st[4 j + 2 hh + e] = S^T(row + 8 hh, 8 j + col + e); state layout [V][K]
-  const float* h0 = state.h0 >= 0 ? p.initial_state + state.h0 : nullptr;
 #pragma unroll
   for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
-      float2 x = make_float2(0.f, 0.f);
-      if (h0) x = *reinterpret_cast<const float2*>(h0 + (row + 8 * hh) * kK + 8 * j + col);
-      st[4 * j + 2 * hh] = x.x;
-      st[4 * j + 2 * hh + 1] = x.y;
+      st[4 * j + 2 * hh] = st[4 * j + 2 * hh + 1] = 0.f;
+      if (state.h0 >= 0) load_state<2>(p, state.h0 + (row + 8 * hh) * kK + 8 * j + col, &st[4 * j + 2 * hh]);
     }
 
   for (int64_t c = 0; c < nchunks; ++c) {
@@ -283,13 +280,11 @@ __device__ __forceinline__ void consume(const StatePassParams& p, const SeqBound
     mbarrier_arrive(&sm.o_full[i]);
   }
   if (state.ht >= 0) {  // straight from the fp32 registers
-    float* hn = p.final_state + state.ht;
 #pragma unroll
     for (int j = 0; j < kK / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
-        *reinterpret_cast<float2*>(hn + (row + 8 * hh) * kK + 8 * j + col) =
-            make_float2(st[4 * j + 2 * hh], st[4 * j + 2 * hh + 1]);
+        store_state<2>(p, state.ht + (row + 8 * hh) * kK + 8 * j + col, &st[4 * j + 2 * hh]);
   }
 }
 

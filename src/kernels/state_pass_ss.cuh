@@ -182,14 +182,16 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int krow = 64 * (wg - kRoleState) + arow;
   float state[kAcc];
   if (role == kRoleState) {
-    const float* h0 = state_at.h0 >= 0 ? p.initial_state + state_at.h0 : nullptr;
 #pragma unroll
     for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
-        for (int e = 0; e < 2; ++e)
-          state[4 * j + 2 * hh + e] = h0 ? h0[(8 * j + acol + e) * kK + krow + 8 * hh] : 0.f;
+        for (int e = 0; e < 2; ++e) {
+          state[4 * j + 2 * hh + e] = 0.f;
+          if (state_at.h0 >= 0)
+            load_state<1>(p, state_at.h0 + (8 * j + acol + e) * kK + krow + 8 * hh, &state[4 * j + 2 * hh + e]);
+        }
     store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
     fence_proxy_async();
   }
@@ -333,13 +335,13 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   }
   GDN2_PASS_CHUNKS(nchunks);
   if (role == kRoleState && state_at.ht >= 0) {  // straight from the fp32 registers
-    float* hn = p.final_state + state_at.ht;
 #pragma unroll
     for (int j = 0; j < kSliceV / 8; ++j)
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh)
 #pragma unroll
-        for (int e = 0; e < 2; ++e) hn[(8 * j + acol + e) * kK + krow + 8 * hh] = state[4 * j + 2 * hh + e];
+        for (int e = 0; e < 2; ++e)
+          store_state<1>(p, state_at.ht + (8 * j + acol + e) * kK + krow + 8 * hh, &state[4 * j + 2 * hh + e]);
   }
   // Overlapped, this grid has not yet waited for phase 1 as a whole; it completes only after it, so
   // that whatever follows the call in the stream (a reuse of the workspace included) runs after both.

@@ -76,9 +76,9 @@ const BadCase kBadCases[] = {
     {"v dtype", "v", [](ForwardArgs& a) { a.v.dtype = DType::kFloat32; }},
     {"w dtype", "w", [](ForwardArgs& a) { a.w.dtype = DType::kInt32; }},
     {"cu_seqlens dtype", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens.dtype = DType::kFloat32; }},
-    {"initial_state dtype", "initial_state", [](ForwardArgs& a) { a.initial_state.dtype = DType::kBFloat16; }},
+    {"initial_state dtype", "initial_state", [](ForwardArgs& a) { a.initial_state.dtype = DType::kInt32; }},
     {"output dtype", "output", [](ForwardArgs& a) { a.output.dtype = DType::kFloat32; }},
-    {"final_state dtype", "final_state", [](ForwardArgs& a) { a.final_state.dtype = DType::kBFloat16; }},
+    {"final_state dtype", "final_state", [](ForwardArgs& a) { a.final_state.dtype = DType::kOther; }},
     {"q rank", "q", [](ForwardArgs& a) { a.q = view(1, DType::kBFloat16, {T * Hq, K}); }},
     {"v rank", "v", [](ForwardArgs& a) { a.v = view(5, DType::kBFloat16, {1, T, Hv, V}); }},
     {"cu_seqlens rank", "cu_seqlens", [](ForwardArgs& a) { a.cu_seqlens = view(7, DType::kInt32, {1, N + 1}); }},
@@ -109,6 +109,19 @@ const BadCase kBadCases[] = {
     {"q misaligned", "q", [](ForwardArgs& a) { a.q = offset(a.q, 2); }},
     {"g misaligned", "g", [](ForwardArgs& a) { a.g = offset(a.g, 4); }},
     {"final_state misaligned", "final_state", [](ForwardArgs& a) { a.final_state = offset(a.final_state, 4); }},
+    {"float32 initial_state 8-byte aligned", "initial_state", [](ForwardArgs& a) { a.initial_state = offset(a.initial_state, 8); }},
+    {"bfloat16 final_state 4-byte aligned", "final_state", [](ForwardArgs& a) {
+       a.final_state = offset(view(10, DType::kBFloat16, {N, Hv, V, K}), 4);
+     }},
+    {"bfloat16 pool's stride not a multiple of 4", "initial_state", [](ForwardArgs& a) {
+       a.initial_state = view(8, DType::kBFloat16, {64, Hv, V, K});
+       a.initial_state.strides[0] = Hv * V * K + 2;
+       a.initial_state_indices = view(12, DType::kInt32, {N});
+     }},
+    {"final_state is initial_state's bytes as another dtype", "final_state", [](ForwardArgs& a) {
+       a.final_state = a.initial_state;
+       a.final_state.dtype = DType::kBFloat16;
+     }},
     {"output overlaps v", "output", [](ForwardArgs& a) { a.output.data = a.v.data; }},
     {"output overlaps q (partly)", "output", [](ForwardArgs& a) { a.output.data = offset(a.q, 4096).data; }},
     {"final_state overlaps initial_state (partly)", "final_state", [](ForwardArgs& a) {
@@ -263,6 +276,20 @@ TEST(Contract, StatePoolsAndInPlaceAccepted) {
       {"indices for the initial state only", [](ForwardArgs& a) {
          a.initial_state = view(8, DType::kFloat32, {5, Hv, V, K});
          a.initial_state_indices = view(12, DType::kInt32, {N});
+       }},
+      {"bfloat16 states", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kBFloat16, {N, Hv, V, K});
+         a.final_state = view(10, DType::kBFloat16, {N, Hv, V, K});
+       }},
+      {"a bfloat16 pool in place, 8-byte aligned, slots inside pages", [](ForwardArgs& a) {
+         a.initial_state = offset(view(8, DType::kBFloat16, {64, Hv, V, K}), 8);
+         a.initial_state.strides[0] = Hv * V * K + 4;
+         a.final_state = a.initial_state;
+         a.initial_state_indices = view(12, DType::kInt32, {N});
+         a.final_state_indices = a.initial_state_indices;
+       }},
+      {"bfloat16 initial state, float32 final state", [](ForwardArgs& a) {
+         a.initial_state = view(8, DType::kBFloat16, {N, Hv, V, K});
        }},
   };
   for (const Case& c : cases) {

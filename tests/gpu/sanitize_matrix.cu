@@ -74,8 +74,9 @@ struct Case {
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
   // The path that runs: `algorithm`, or kAuto's pick on 132 SMs (src/contract.cpp, plan_launch).
   gdn2::Algorithm path = gdn2::Algorithm::kChunked;
-  // States in a pool with indices, updated in place (kPooled), and one index past it (kBadIndex).
-  enum class Pool { kNone, kPooled, kBadIndex } pool = Pool::kNone;
+  // States in a pool with indices, updated in place (kPooled; kPooledBf16 with a bf16 pool), and
+  // one index past it (kBadIndex).
+  enum class Pool { kNone, kPooled, kBadIndex, kPooledBf16 } pool = Pool::kNone;
   int64_t N() const { return int64_t(cu.size()) - 1; }
 };
 
@@ -271,10 +272,10 @@ std::vector<Case> the_matrix() {
   // State pools: each kernel that reads or writes states, in place, and with one index past the pool.
   const auto pooled = [&](Case c, Case::Pool mode) {
     c.pool = mode;
-    c.name += mode == Case::Pool::kPooled ? "-pool" : "-pool-bad-index";
+    c.name += mode == Case::Pool::kPooled ? "-pool" : mode == Case::Pool::kBadIndex ? "-pool-bad-index" : "-pool-bf16";
     m.push_back(c);
   };
-  for (Case::Pool mode : {Case::Pool::kPooled, Case::Pool::kBadIndex}) {
+  for (Case::Pool mode : {Case::Pool::kPooled, Case::Pool::kBadIndex, Case::Pool::kPooledBf16}) {
     pooled(make_case("mha-T512", {0, 512}, 16, 16, true, true, false), mode);                          // v32 overlapped
     pooled(make_case("gva3-65+63+1", {0, 65, 128, 129}, 2, 6, true, true, false), mode);                // v32
     pooled(make_case("gva4-rand12", offsets_of(random_lengths(12, 1, 200, 105)), 1, 4, true, true, true), mode);  // v64
@@ -391,7 +392,8 @@ struct Runner {
   // initial and final slot of each sequence (-1: none; past the pool: the bad index).
   void *dpool = nullptr, *dinit = nullptr, *dfinal = nullptr;
   int64_t slots = 0, slot_stride = 0;
-  std::vector<float> pool_before;
+  std::vector<unsigned char> pool_before;  // the pool's bytes (fp32 or bf16 elements)
+  size_t pool_elem_bytes = 4;
   std::vector<int32_t> init_idx, final_idx;
 };
 
@@ -483,8 +485,9 @@ bool setup(Runner& r) {
   return true;
 }
 
-// Case::pool: initial_state and final_state become one pool of 2N + 1 slots with a 64-float gap
-// after each (the allocation ends at the last slot's end), filled with finite values; sequence n's
+// Case::pool: initial_state and final_state become one pool of 2N + 1 slots with a 64-element gap
+// after each (the allocation ends at the last slot's end), fp32 or (kPooledBf16) bf16 elements,
+// filled with finite values; sequence n's
 // final slot is a distinct random one, its initial slot the same, or -1 (from zeros) for every
 // third sequence; kBadIndex puts sequence N / 2's two indices past the pool.
 bool setup_pool(Runner& r, uint64_t seed) {
@@ -494,8 +497,20 @@ bool setup_pool(Runner& r, uint64_t seed) {
   r.slot_stride = slot + 64;
   const int64_t elems = (r.slots - 1) * r.slot_stride + slot;
   Rng rng(seed ^ 0x5107);
-  r.pool_before.resize(size_t(elems));
-  for (float& x : r.pool_before) x = 0.1f * rng.symmetric();
+  const bool bf16 = c.pool == Case::Pool::kPooledBf16;
+  r.pool_elem_bytes = bf16 ? 2 : 4;
+  r.pool_before.resize(size_t(elems) * r.pool_elem_bytes);
+  for (int64_t i = 0; i < elems; ++i) {
+    const float x = 0.1f * rng.symmetric();
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    if (bf16) {
+      const uint16_t h = uint16_t(bits >> 16);  // truncated: any finite bf16 value will do
+      std::memcpy(&r.pool_before[size_t(i) * 2], &h, 2);
+    } else {
+      std::memcpy(&r.pool_before[size_t(i) * 4], &bits, 4);
+    }
+  }
   std::vector<int32_t> perm(size_t(r.slots));
   for (int64_t i = 0; i < r.slots; ++i) perm[size_t(i)] = int32_t(i);
   for (int64_t i = r.slots - 1; i > 0; --i) std::swap(perm[size_t(i)], perm[size_t(rng.range(0, i))]);
@@ -503,7 +518,7 @@ bool setup_pool(Runner& r, uint64_t seed) {
   r.init_idx = r.final_idx;
   for (int64_t n = 0; n < N; n += 3) r.init_idx[size_t(n)] = -1;
   if (c.pool == Case::Pool::kBadIndex) r.init_idx[size_t(N / 2)] = r.final_idx[size_t(N / 2)] = int32_t(r.slots + 5);
-  CUDA_OK(r.mem.alloc(&r.dpool, size_t(elems) * 4));
+  CUDA_OK(r.mem.alloc(&r.dpool, r.pool_before.size()));
   CUDA_OK(r.mem.alloc(&r.dinit, size_t(N) * 4));
   CUDA_OK(r.mem.alloc(&r.dfinal, size_t(N) * 4));
   CUDA_OK(cudaMemcpy(r.dinit, r.init_idx.data(), size_t(N) * 4, cudaMemcpyHostToDevice));
@@ -511,7 +526,8 @@ bool setup_pool(Runner& r, uint64_t seed) {
   int dev = 0;
   CUDA_OK(cudaGetDevice(&dev));
   const int64_t pool_shape[4] = {r.slots, c.Hv, V, K}, index_shape[1] = {N};
-  gdn2::TensorView pool = gdn2::contiguous_view(r.dpool, gdn2::DType::kFloat32, dev, 4, pool_shape);
+  gdn2::TensorView pool =
+      gdn2::contiguous_view(r.dpool, bf16 ? gdn2::DType::kBFloat16 : gdn2::DType::kFloat32, dev, 4, pool_shape);
   pool.strides[0] = r.slot_stride;
   r.args.initial_state = r.args.final_state = pool;
   r.args.initial_state_indices = gdn2::contiguous_view(r.dinit, gdn2::DType::kInt32, dev, 1, index_shape);
@@ -525,15 +541,15 @@ bool setup_pool(Runner& r, uint64_t seed) {
 bool check_pool_case(Runner& r) {
   const Case& c = r.c;
   const int64_t N = c.N(), slot = int64_t(c.Hv) * V * K;
-  CUDA_OK(cudaMemcpy(r.dpool, r.pool_before.data(), r.pool_before.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(r.dpool, r.pool_before.data(), r.pool_before.size(), cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemsetAsync(r.dout, 0xFF, r.out_bytes, r.stream));
   const gdn2::Status st = gdn2::forward(r.args, r.stream);
   EXPECT(st.ok(), "gdn2::forward returned %d: %s", int(st.code), st.message);
   CUDA_OK(cudaStreamSynchronize(r.stream));
   std::vector<uint16_t> o(r.out_bytes / 2);
-  std::vector<float> pool(r.pool_before.size());
+  std::vector<unsigned char> pool(r.pool_before.size());
   CUDA_OK(cudaMemcpy(o.data(), r.dout, r.out_bytes, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(pool.data(), r.dpool, pool.size() * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(pool.data(), r.dpool, pool.size(), cudaMemcpyDeviceToHost));
   const int64_t bad = c.pool == Case::Pool::kBadIndex ? N / 2 : -1;
   size_t wrong_o = 0;
   for (int64_t s = 0; s < N; ++s)
@@ -547,14 +563,24 @@ bool check_pool_case(Runner& r) {
   for (int64_t s = 0; s < N; ++s)
     if (s != bad) written[size_t(r.final_idx[size_t(s)])] = s;
   size_t not_written = 0, touched = 0;
-  for (int64_t i = 0; i < int64_t(pool.size()); ++i) {
+  const size_t eb = r.pool_elem_bytes;
+  for (int64_t i = 0; i < int64_t(pool.size() / eb); ++i) {
     const int64_t p = i / r.slot_stride, at = i % r.slot_stride;
-    if (at < slot && written[size_t(p)] >= 0) not_written += !std::isfinite(pool[size_t(i)]);
-    else touched += std::memcmp(&pool[size_t(i)], &r.pool_before[size_t(i)], 4) != 0;
+    const unsigned char* x = &pool[size_t(i) * eb];
+    if (at < slot && written[size_t(p)] >= 0) {
+      uint32_t bits = 0;
+      std::memcpy(reinterpret_cast<unsigned char*>(&bits) + (4 - eb), x, eb);  // bf16: the high half
+      float f;
+      std::memcpy(&f, &bits, 4);
+      not_written += !std::isfinite(f);
+    } else {
+      touched += std::memcmp(x, &r.pool_before[size_t(i) * eb], eb) != 0;
+    }
   }
   EXPECT(not_written == 0, "pool: %zu values of written slots non-finite", not_written);
   EXPECT(touched == 0, "pool: %zu values outside the written slots changed", touched);
-  std::printf("    (pool of %lld slots, %lld floats apart; %s)\n", (long long)r.slots, (long long)r.slot_stride,
+  std::printf("    (%s pool of %lld slots, %lld elements apart; %s)\n", eb == 2 ? "bf16" : "fp32", (long long)r.slots,
+              (long long)r.slot_stride,
               bad >= 0 ? "sequence N / 2 past the pool: its rows NaN" : "in place");
   return true;
 }

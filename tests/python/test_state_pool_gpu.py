@@ -11,6 +11,8 @@ equal to the plain call on the gathered states, on every path and form of the ke
 Each case also checks that no slot other than those written changes (the padding between slots of
 a strided pool included), that negative indices mean "no state", that an index past the pool
 touches no state and makes only its own sequence's rows NaN, and that validate=True names it.
+bf16 pools and states: bit for bit the fp32 call on the widened states, the final states rounded
+once. validate=True's slot rules: a final slot written twice, or in place read by another sequence.
 """
 
 import pytest
@@ -316,3 +318,65 @@ def test_validate_accepts_shared_reads_and_repeated_negatives():
     in_place_start[::3] = -1  # new sequences start from zeros, still written to their own slot
     call(inp, initial_state=states, initial_state_indices=in_place_start, final_state=states,
          final_state_indices=idx, algorithm="recurrent", validate=True)
+
+
+def pool_bf16(slots, hv, gap, seed):
+    """pool() in bf16: `slots` states [slots, hv, D, D], `gap` elements of padding after each."""
+    per_slot = hv * D * D + gap
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    buf = (torch.randn(slots * per_slot, generator=gen, device="cuda") * 0.1).to(torch.bfloat16)
+    return buf, buf.as_strided((slots, hv, D, D), (per_slot, D * D, D, 1))
+
+
+@pytest.mark.parametrize("gap", [0, 4], ids=["dense", "strided"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_bf16_pool_in_place(name, gap):
+    """A bf16 pool (as vLLM keeps its GDN states by default) updated in place: the output is bit for
+    bit the fp32 call's on the slots widened to fp32, each written slot is that call's final state
+    rounded once to bf16 (nearest even), and no other element changes (gaps included)."""
+    inp, algorithm, _, _, idx, slots = setup_case(name, 0, seed=151)
+    buf, states = pool_bf16(slots, CASES[name][2], gap, seed=152)
+    start = idx.clone()
+    start[::3] = -1  # new sequences: from zeros, still written to their slot
+    before = buf.clone()
+    o, _ = call(inp, initial_state=states, initial_state_indices=start, final_state=states,
+                final_state_indices=idx, algorithm=algorithm)
+    ref_o, ref_ht = call(inp, initial_state=gathered(before.as_strided(states.shape, states.stride()).float(), start),
+                         output_final_state=True, algorithm=algorithm)
+    torch.cuda.synchronize()
+    assert bitwise_equal(o, ref_o), "output differs from the fp32 call on the widened slots"
+    expected = before.clone()
+    expected.as_strided(states.shape, states.stride())[idx.long()] = ref_ht.to(torch.bfloat16)
+    assert bitwise_equal(buf, expected), "pool differs (the written slots' rounding, or other elements touched)"
+
+
+@pytest.mark.parametrize("name", ["chunked-v32", "chunked-v128", "recurrent", "fused-pair", "fused-gva-pair"])
+def test_bf16_states_without_indices(name):
+    """Per-sequence states in bf16, and a bf16 initial state with an fp32 final state (given, and
+    allocated by output_final_state): each as the fp32 call on the widened initial state."""
+    inp, algorithm, _, _, _, _ = setup_case(name, 0, seed=161)
+    n, hv = len(CASES[name][0]), CASES[name][2]
+    _, h0 = pool_bf16(n, hv, 0, seed=162)
+    ref_o, ref_ht = call(inp, initial_state=h0.float(), output_final_state=True, algorithm=algorithm)
+    ht16 = torch.full((n, hv, D, D), float("nan"), dtype=torch.bfloat16, device="cuda")
+    o, _ = call(inp, initial_state=h0, final_state=ht16, algorithm=algorithm)
+    assert bitwise_equal(o, ref_o) and bitwise_equal(ht16, ref_ht.to(torch.bfloat16))
+    ht32 = torch.full((n, hv, D, D), float("nan"), device="cuda")
+    o, _ = call(inp, initial_state=h0, final_state=ht32, algorithm=algorithm)
+    assert bitwise_equal(o, ref_o) and bitwise_equal(ht32, ref_ht)
+    o, ht = call(inp, initial_state=h0, output_final_state=True, algorithm=algorithm)
+    assert ht.dtype == torch.float32 and bitwise_equal(o, ref_o) and bitwise_equal(ht, ref_ht)
+
+
+def test_bf16_final_state_accuracy():
+    """Against the fp64 reference, a bf16 final state is within the tests' state tolerance: its
+    rounding (2^-9 relative per element) is the only error added to the fp32 state's."""
+    inp = make_inputs((300, 41, 200), 2, 4, kind="model", initial_state=True, seed=171, device="cuda",
+                      cu_dtype=torch.int32, gen_device="cuda")
+    h0 = inp["initial_state"].to(torch.bfloat16)
+    ht16 = torch.empty(h0.shape, dtype=torch.bfloat16, device="cuda")
+    o, _ = call(inp, initial_state=h0, final_state=ht16)
+    ref_o, ref_ht = gdn2.reference_tokenwise(inp["q"], inp["k"], inp["v"], inp["g"], inp["b"], inp["w"],
+                                             cu_seqlens=inp["cu_seqlens"], initial_state=h0.float())
+    assert norm_rel_error(o, ref_o) < OUT_TOL
+    assert norm_rel_error(ht16, ref_ht) < STATE_TOL

@@ -1,9 +1,11 @@
 #!/bin/bash
-# Call 1 (slot checks in validate_values; the state pools' call 2, never run, folded in): the branch
-# built on the CPU as tools_tmp/P, main before state pools (9c5af1f) as tools_tmp/L with its own
-# Python package. The pool and bad-input tests, the validate cost, the engine benchmark, memcheck
-# on the pool cases, then the canonical and scale rows on the branch and on 9c5af1f alternately,
-# two rounds. Carry tools_tmp/P.tgz; command `tar xzf tools_tmp/P.tgz -C tools_tmp && bash <this>`.
+# Call 1 (bf16 states and pools; the slot checks of validate_values; the state pools' call 2, never
+# run, folded in): the branch built on the CPU as tools_tmp/P, main before state pools (9c5af1f) as
+# tools_tmp/L with its own Python package. The pool, bad-input and FLA-compat tests, the rest of the
+# GPU tests, memcheck and initcheck on the pool cases (fp32 and bf16), the validate cost, the engine
+# benchmark (fp32 and bf16 pools), the example, then the canonical and scale rows on the branch and
+# on 9c5af1f alternately, two rounds. Carry tools_tmp/P.tgz; command
+# `tar xzf tools_tmp/P.tgz -C tools_tmp && bash <this>`.
 set -u
 R=$OUT/r1; mkdir -p $R
 export PYTHONUNBUFFERED=1
@@ -18,21 +20,27 @@ mkdir -p /tmp/branch-py && cp python/gdn2/*.py /tmp/branch-py/
 use() {  # use <build dir> <python sources>
   cp $1/python/gdn2/*.so python/gdn2/; cp $2/*.py python/gdn2/; mkdir -p build; cp $1/bin/* build/; }
 use $P /tmp/branch-py
-L=$(cap 110 110); timeout $L python3 -m pytest tests/python/test_state_pool_gpu.py tests/python/test_bad_input_gpu.py -q -rs -p no:cacheprovider > $R/pytest-pool.log 2>&1; echo "rc=$?" >> $R/pytest-pool.log; mark pytest-pool
-L=$(cap 170 60); timeout $L python3 bench/validate_cost.py --out $R/validate-cost > $R/validate-cost.log 2>&1; echo "rc=$?" >> $R/validate-cost.log; mark validate-cost
-L=$(cap 240 70); timeout $L python3 bench/state_pool.py --out $R/state-pool > $R/state-pool.log 2>&1; echo "rc=$?" >> $R/state-pool.log; mark state-pool
+FIRST="tests/python/test_state_pool_gpu.py tests/python/test_bad_input_gpu.py tests/python/test_fla_compat_gpu.py"
+L=$(cap 90 90); timeout $L python3 -m pytest $FIRST -q -rs -p no:cacheprovider > $R/pytest-pool.log 2>&1; echo "rc=$?" >> $R/pytest-pool.log; mark pytest-pool
+IGN=$(for f in $FIRST; do echo -n " --ignore $f"; done)
+L=$(cap 210 120); timeout $L python3 -m pytest tests/python -q -rs -p no:cacheprovider --deselect tests/python/test_wheel_gpu.py $IGN > $R/pytest.log 2>&1; echo "rc=$?" >> $R/pytest.log; mark pytest
 POOL=$(./build/gdn2_sanitize_matrix --list 2>/dev/null | grep pool | tr '\n' ',' | sed 's/,$//')
-L=$(cap 290 50); SANITIZE_PROGRAMS=gdn2_sanitize_matrix SANITIZE_TOOLS="memcheck" SANITIZE_MATRIX_ARGS="--only=$POOL" OUT=$R/san-pool SANITIZE_TIMEOUT=45 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize-pool.log 2>&1; echo "rc=$?" >> $R/sanitize-pool.log; pkill -f compute-sanitizer; mark sanitize-pool
+L=$(cap 280 70); SANITIZE_PROGRAMS=gdn2_sanitize_matrix SANITIZE_TOOLS="memcheck initcheck" SANITIZE_MATRIX_ARGS="--only=$POOL" OUT=$R/san-pool SANITIZE_TIMEOUT=60 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize-pool.log 2>&1; echo "rc=$?" >> $R/sanitize-pool.log; pkill -f compute-sanitizer; mark sanitize-pool
+timeout 20 ./build/gdn2_example > $R/example.log 2>&1; echo "rc=$?" >> $R/example.log
+L=$(cap 320 40); timeout $L python3 bench/validate_cost.py --out $R/validate-cost > $R/validate-cost.log 2>&1; echo "rc=$?" >> $R/validate-cost.log; mark validate-cost
+L=$(cap 360 40); timeout $L python3 bench/state_pool.py --out $R/state-pool > $R/state-pool.log 2>&1; echo "rc=$?" >> $R/state-pool.log; mark state-pool
+L=$(cap 400 40); timeout $L python3 bench/state_pool.py --dtype bfloat16 --out $R/state-pool-bf16 > $R/state-pool-bf16.log 2>&1; echo "rc=$?" >> $R/state-pool-bf16.log; mark state-pool-bf16
 for round in 1 2; do
   use $P /tmp/branch-py
-  L=$(cap $((290 + 75 * round)) 40); timeout $L python3 bench/bench.py --no-fla --max-seqlen --out $R/bench-branch-$round > $R/bench-branch-$round.log 2>&1; echo "rc=$?" >> $R/bench-branch-$round.log; mark bench-branch-$round
+  L=$(cap $((400 + 45 * round)) 30); timeout $L python3 bench/bench.py --no-fla --no-accuracy --max-seqlen --out $R/bench-branch-$round > $R/bench-branch-$round.log 2>&1; echo "rc=$?" >> $R/bench-branch-$round.log; mark bench-branch-$round
   use $M $M/python/gdn2
-  L=$(cap $((327 + 75 * round)) 40); timeout $L python3 bench/bench.py --no-fla --max-seqlen --out $R/bench-main-$round > $R/bench-main-$round.log 2>&1; echo "rc=$?" >> $R/bench-main-$round.log; mark bench-main-$round
+  L=$(cap $((422 + 45 * round)) 30); timeout $L python3 bench/bench.py --no-fla --no-accuracy --max-seqlen --out $R/bench-main-$round > $R/bench-main-$round.log 2>&1; echo "rc=$?" >> $R/bench-main-$round.log; mark bench-main-$round
 done
 use $P /tmp/branch-py
-tail -n 3 $R/pytest-pool.log; cat $R/validate-cost.log; grep -h "compute-sanitizer\|FAIL" $R/sanitize-pool.log | tail -4
-cat $R/state-pool/state_pool.md 2>/dev/null || tail -5 $R/state-pool.log
-for f in branch-1 main-1 branch-2 main-2; do echo "== $f"; python3 -c "
+L=$(cap 560 60); timeout $L python3 bench/bench.py --no-fla --max-seqlen --out $R/bench-accuracy > $R/bench-accuracy.log 2>&1; echo "rc=$?" >> $R/bench-accuracy.log; mark bench-accuracy
+tail -n 3 $R/pytest-pool.log $R/pytest.log $R/example.log; cat $R/validate-cost.log; grep -h "compute-sanitizer\|FAIL\|ERROR SUMMARY" $R/sanitize-pool.log | tail -6
+cat $R/state-pool/state_pool.md $R/state-pool-bf16/state_pool.md 2>/dev/null || tail -5 $R/state-pool.log $R/state-pool-bf16.log
+for f in branch-1 main-1 branch-2 main-2 accuracy; do echo "== $f"; python3 -c "
 import json,sys; d=json.load(open('$R/bench-$f/results.json'))
 print(' '.join(f\"{r['row']}:{r.get('graph_us',float('nan')):.1f}\" for r in d['rows']))"; done
 cat $R/gpu.txt $R/times.log
