@@ -13,7 +13,7 @@ t0=$(date +%s)
 pack() { tar czf $OUT/r1.tgz.tmp -C $OUT r1 && mv $OUT/r1.tgz.tmp $OUT/r1.tgz; }
 mark() { echo "$1 $(( $(date +%s) - t0 ))s" >> $R/times.log; pack; }
 left() { echo $(( $1 - ($(date +%s) - t0) )); }
-cap() { local l=$(left $1); [ $l -gt $2 ] && l=$2; echo $l; }
+cap() { local l=$(left $1); [ $l -gt $2 ] && l=$2; [ $l -lt 5 ] && l=5; echo $l; }  # never 0: `timeout 0` has no limit
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv > $R/gpu.txt
 P=$PWD/tools_tmp/P; M=$PWD/tools_tmp/L
 mkdir -p /tmp/branch-py && cp python/gdn2/*.py /tmp/branch-py/
