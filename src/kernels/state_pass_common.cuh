@@ -120,8 +120,10 @@ __device__ __forceinline__ void store_state(const StatePassParams& p, int64_t of
   }
 }
 
-// kCount single elements x[i] at element base + at(i) of the initial (load) or final (store) state,
-// one branch on the dtype for all of them; nothing where base < 0 (no state; the load gives zeros).
+// kCount single elements x[i] at element base + at(i) of the initial (load) or final (store) state;
+// nothing where base < 0 (no state; the load gives zeros). The load selects the dtype per element
+// (one branch around all kCount loads made the fused GVA pair spill 8 bytes), the store branches
+// once.
 template <int kCount, class At>
 __device__ __forceinline__ void load_state_elements(const StatePassParams& p, int64_t base, At at, float* x) {
   const bool bf16 = p.initial_bf16;
