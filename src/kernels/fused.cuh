@@ -209,10 +209,6 @@ struct alignas(1024) Smem {
   // In the pair form `full` of the other CTA's slots counts the consumer's one arrival and the
   // bytes copied in, and `empty` of this CTA's slots both consumers' warps.
   uint64_t full[R::kSlots], solved[R::kSlots], empty[R::kSlots], raw_full[2], formed[2], stage_empty[2];
-  // Where the consumers read the item's initial state and store its final one (StateOffsets),
-  // written before the roles start, so that no consumer holds the offsets (or the sequence index)
-  // in registers through the blocks.
-  StateOffsets state;
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
 // kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
@@ -871,7 +867,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
   // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final).
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
-  const int64_t h0 = sm.state.h0;
+  const int64_t h0 = state_offsets(pv, it.s, it.h, it.v0).h0;
   load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
@@ -1010,7 +1006,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   }
-  const int64_t ht = sm.state.ht;
+  const int64_t ht = state_offsets(pv, it.s, it.h, it.v0).ht;
   store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
@@ -1067,7 +1063,6 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // the blocks n with n % 2 = rank.
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
-    sm.state = state;
     for (int k = 0; k < R::kSlots; ++k) {
       // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
       // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
