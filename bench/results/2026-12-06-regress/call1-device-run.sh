@@ -3,7 +3,8 @@
 # fused CTAs' barrier initialisation. Four builds, each with its own Python package, in turn, three
 # rounds: L = 9c5af1f (before state pools), P = main 3a36ba1, R2 = P with the consumers computing
 # the state offsets themselves (no Smem::state), B = R2 with the barriers initialised one per warp.
-# Then the whole table for P and B (hint, accuracy) and B without the hint.
+# Then the whole table for P and B (hint, accuracy) and B without the hint; B's fused tests and
+# racecheck / synccheck on the matrix's fused cases.
 # Carry tools_tmp/A.tgz; command `tar xzf tools_tmp/A.tgz -C tools_tmp && bash <this>`.
 set -u
 R=$OUT/c1; mkdir -p $R
@@ -34,4 +35,10 @@ for j, r in enumerate(runs["L"][0]):
 PY
 for b in P B; do use $b; timeout 60 python3 bench/bench.py --no-fla --max-seqlen --out $R/full-$b-hint > $R/full-$b-hint.log 2>&1; echo "rc=$?" >> $R/full-$b-hint.log; mark full-$b-hint; done
 use B; timeout 60 python3 bench/bench.py --no-fla --out $R/full-B-nohint > $R/full-B-nohint.log 2>&1; echo "rc=$?" >> $R/full-B-nohint.log; mark full-B-nohint
+# B's checks: the fused tests, racecheck and synccheck on the fused cases of the matrix.
+use B; mkdir -p build && cp tools_tmp/B/bin/* build/
+timeout 80 python3 -m pytest tests/python/test_forward_gpu.py tests/python/test_state_pool_gpu.py -q -x -k "fused" > $R/pytest-B-fused.log 2>&1; echo "rc=$?" >> $R/pytest-B-fused.log; mark pytest-B
+FU=fused-auto-mha-T64,fused-gva4-T200,fused-pair-300+129+17+1,fused-pair-strong-300+129+17+1,fused-v128-mha-rand40,fused-v128-gva2-34x40,fused-gvapair-strong-300+129+17+1+300,fused-v128-mha-T33,fault-cu-fused,fault-cu-fused-v128,fused-v128-unordered-300
+SANITIZE_PROGRAMS=gdn2_sanitize_matrix SANITIZE_TOOLS="racecheck synccheck" SANITIZE_MATRIX_ARGS="--only=$FU" OUT=$R/san-B SANITIZE_TIMEOUT=70 timeout 150 bash scripts/gpu_check.sh sanitize > $R/sanitize-B.log 2>&1; echo "rc=$?" >> $R/sanitize-B.log; pkill -f compute-sanitizer; mark sanitize-B
+tail -n 2 $R/pytest-B-fused.log; grep -h "compute-sanitizer" $R/sanitize-B.log
 cat $R/gpu.txt $R/times.log
