@@ -3,7 +3,7 @@
 # fused CTAs' barrier initialisation. Four builds, each with its own Python package, in turn, three
 # rounds: L = 9c5af1f (before state pools), P = main 3a36ba1, R2 = P with the consumers computing
 # the state offsets themselves (no Smem::state), B = R2 with the barriers initialised one per warp.
-# Then the whole table for P and B (hint, accuracy) and B without the hint; B's fused tests and
+# Then the whole table for B (hint, accuracy); B's fused tests and
 # racecheck / synccheck on the matrix's fused cases.
 # Carry tools_tmp/A.tgz; command `tar xzf tools_tmp/A.tgz -C tools_tmp && bash <this>`.
 set -u
@@ -33,8 +33,7 @@ for j, r in enumerate(runs["L"][0]):
     cell = lambda b: " ".join(f"{x[j]['graph_us']:.1f}" for x in runs[b])
     print(f"| {r['row']} | " + " | ".join(cell(b) for b in B) + f" | {med['P']/med['L']:.3f} | {med['R2']/med['L']:.3f} | {med['B']/med['L']:.3f} |")
 PY
-for b in P B; do use $b; timeout 60 python3 bench/bench.py --no-fla --max-seqlen --out $R/full-$b-hint > $R/full-$b-hint.log 2>&1; echo "rc=$?" >> $R/full-$b-hint.log; mark full-$b-hint; done
-use B; timeout 60 python3 bench/bench.py --no-fla --out $R/full-B-nohint > $R/full-B-nohint.log 2>&1; echo "rc=$?" >> $R/full-B-nohint.log; mark full-B-nohint
+use B; timeout 60 python3 bench/bench.py --no-fla --max-seqlen --out $R/full-B-hint > $R/full-B-hint.log 2>&1; echo "rc=$?" >> $R/full-B-hint.log; mark full-B-hint
 # B's checks: the fused tests, racecheck and synccheck on the fused cases of the matrix.
 use B; mkdir -p build && cp tools_tmp/B/bin/* build/
 timeout 80 python3 -m pytest tests/python/test_forward_gpu.py tests/python/test_state_pool_gpu.py -q -x -k "fused" > $R/pytest-B-fused.log 2>&1; echo "rc=$?" >> $R/pytest-B-fused.log; mark pytest-B
