@@ -1062,30 +1062,21 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // The pair form: the head's two CTAs are a cluster (rank = item % 2, the slice), and each forms
   // the blocks n with n % 2 = rank.
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
-  // The barriers, one per warp (lane 0 of warps 1 ..), beside thread 0's: the raw ring's, then its
-  // first requests. mbarrier.init takes its operands in uniform registers, so the lanes of one warp
-  // would initialise one after another.
-  const int warp = int(threadIdx.x) / 32;
-  if (warp > 0 && (threadIdx.x & 31) == 0) {
-    for (int i = warp - 1; i < 3 * R::kSlots + 4; i += kThreads / 32 - 1) {
-      const int k = i % R::kSlots;
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < R::kSlots; ++k) {
       // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
       // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
       const bool own = R::kCtas == 1 || (k & 1) == rank;
-      if (i < R::kSlots) mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
-      else if (i < 2 * R::kSlots) mbarrier_init(&sm.solved[k], R::kSolverThreads);
+      mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
+      mbarrier_init(&sm.solved[k], R::kSolverThreads);
+      if (k < 2) {  // the rings of the CTA's own blocks
+        mbarrier_init(&sm.formed[k], kWarpgroup);
+        mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
+      }
       // Every consumer thread; in the pair form each warp of both CTAs' consumers.
-      else if (i < 3 * R::kSlots)
-        mbarrier_init(&sm.empty[k], R::kCtas == 2 ? R::kCtas * kConsumers * kWarpgroup / 32 : kConsumers * kWarpgroup);
-      // The rings of the CTA's own blocks.
-      else if (i < 3 * R::kSlots + 2) mbarrier_init(&sm.formed[i & 1], kWarpgroup);
-      else mbarrier_init(&sm.stage_empty[i & 1], R::kSolverThreads);
+      mbarrier_init(&sm.empty[k], R::kCtas == 2 ? R::kCtas * kConsumers * kWarpgroup / 32 : kConsumers * kWarpgroup);
+      if (k < 2) mbarrier_init(&sm.raw_full[k], 1);
     }
-    fence_barrier_init();
-  }
-  if (threadIdx.x == 0) {
-    mbarrier_init(&sm.raw_full[0], 1);
-    mbarrier_init(&sm.raw_full[1], 1);
     fence_barrier_init();
     for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
       asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
