@@ -24,10 +24,10 @@ done
 use K; mkdir -p build && cp tools_tmp/K/bin/* build/
 L=$(cap 100 35); timeout $L python3 bench/bench.py --no-fla --max-seqlen --out $R/full-hint > $R/full-hint.log 2>&1; echo "rc=$?" >> $R/full-hint.log; mark full-hint
 L=$(cap 135 35); timeout $L python3 bench/bench.py --no-fla --out $R/full-nohint > $R/full-nohint.log 2>&1; echo "rc=$?" >> $R/full-nohint.log; mark full-nohint
-L=$(cap 255 120); timeout $L python3 -m pytest tests/python -q -rs -p no:cacheprovider --deselect tests/python/test_wheel_gpu.py > $R/pytest.log 2>&1; echo "rc=$?" >> $R/pytest.log; mark pytest
+L=$(cap 205 120); timeout $L python3 -m pytest tests/python -q -rs -p no:cacheprovider --deselect tests/python/test_wheel_gpu.py > $R/pytest.log 2>&1; echo "rc=$?" >> $R/pytest.log; mark pytest
 L=$(cap 20 20); timeout 20 ./build/gdn2_example > $R/example.log 2>&1; echo "rc=$?" >> $R/example.log
-L=$(cap 470 210); SANITIZE_PROGRAMS="gdn2_example gdn2_sanitize_matrix" OUT=$R/san SANITIZE_TIMEOUT=100 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize.log 2>&1; echo "rc=$?" >> $R/sanitize.log; pkill -f compute-sanitizer; sleep 1; mark sanitize
-L=$(cap 545 90); [ $L -gt 40 ] && { PYTHONPATH=python timeout $L python3 tests/stress/stress.py --out $R/stress.json > $R/stress.log 2>&1; echo "rc=$?" >> $R/stress.log; mark stress; }
+L=$(cap 400 200); SANITIZE_PROGRAMS="gdn2_example gdn2_sanitize_matrix" OUT=$R/san SANITIZE_TIMEOUT=100 timeout $L bash scripts/gpu_check.sh sanitize > $R/sanitize.log 2>&1; echo "rc=$?" >> $R/sanitize.log; pkill -f compute-sanitizer; sleep 1; mark sanitize
+L=$(cap 450 90); [ $L -gt 40 ] && { PYTHONPATH=python timeout $L python3 tests/stress/stress.py --out $R/stress.json > $R/stress.log 2>&1; echo "rc=$?" >> $R/stress.log; mark stress; }
 python3 - <<'PY'
 import json, statistics, os
 R = os.environ["OUT"] + "/c2"; B = ["L", "K"]
