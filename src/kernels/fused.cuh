@@ -865,7 +865,10 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const int tid = threadIdx.x - (Roles<kConsumers, kCtas>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
-  // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final).
+  // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final). The
+  // offsets are computed here, before the blocks and again after them: handed over in shared memory
+  // by thread 0 they left the 128-channel form 2-3% slower on an H200, through ptxas's schedule of
+  // every role's loop, not through more work (bench/results/2026-12-06-regress/).
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
   const int64_t h0 = state_offsets(pv, it.s, it.h, it.v0).h0;
   load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
