@@ -209,6 +209,9 @@ struct alignas(1024) Smem {
   // In the pair form `full` of the other CTA's slots counts the consumer's one arrival and the
   // bytes copied in, and `empty` of this CTA's slots both consumers' warps.
   uint64_t full[R::kSlots], solved[R::kSlots], empty[R::kSlots], raw_full[2], formed[2], stage_empty[2];
+  // The pair forms: where the consumers read the item's initial state and store its final one,
+  // written by thread 0 before the roles start (consume says why only there).
+  StateOffsets state;
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
 // kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
@@ -866,11 +869,13 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const int row = kConsumerRows * ci + 16 * (tid / 32) + (lane >> 2), tq = lane & 3;
   float st[kK / 2];  // st[4 j + 2 h + e] = S^T(row + 8 h, channel k_position(8 j + 2 tq + e))
   // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final). The
-  // offsets are computed here, before the blocks and again after them: handed over in shared memory
-  // by thread 0 they left the 128-channel form 2-3% slower on an H200, through ptxas's schedule of
-  // every role's loop, not through more work (bench/results/2026-12-06-regress/).
+  // 128-channel form computes the offsets here, before the blocks and again after them; the pair
+  // forms read them from shared memory (Smem::state). Each is the faster of the two for its form
+  // on an H200 (2-3% on the 128-channel form, 1-2% on the pair forms), through ptxas's schedule of
+  // every role's loop, not through more or less work (bench/results/2026-12-06-regress/).
+  auto item_state = [&] { return R::kCtas == 1 ? state_offsets(pv, it.s, it.h, it.v0) : sm.state; };
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
-  const int64_t h0 = state_offsets(pv, it.s, it.h, it.v0).h0;
+  const int64_t h0 = item_state().h0;
   load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
@@ -1009,7 +1014,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   }
-  const int64_t ht = state_offsets(pv, it.s, it.h, it.v0).ht;
+  const int64_t ht = item_state().ht;
   store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
@@ -1066,6 +1071,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // the blocks n with n % 2 = rank.
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
+    if constexpr (R::kCtas == 2) sm.state = state;
     for (int k = 0; k < R::kSlots; ++k) {
       // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
       // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
