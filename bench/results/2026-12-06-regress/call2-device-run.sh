@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 2: the kept build K (dedd983: the consumers compute the state offsets themselves) checked in
+# Call 2: the kept build K (9f09639: the 128-channel form as R2, the pair forms as P) checked in
 # full: one more A/B round against 9c5af1f (L) on the fused rows, the whole table with and without
 # the hint (with the fp64 accuracy check), every GPU test, memcheck over the example and the whole
 # variant matrix, racecheck and synccheck over its fused cases (cut to end by about 290 s). Everything under $OUT/c2, packed into $OUT/c2.tgz after
