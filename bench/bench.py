@@ -24,7 +24,8 @@ With --algorithm NAME every call of ours forces that algorithm (e.g. "fused"); p
 NAME.
 
 Writes results.json, results.md and chart.png to --out (default bench/results/<date>-<gpu>/)
-and prints the markdown table last. Without a GPU it says so and exits 0.
+and prints the markdown table last. results.json is rewritten after every row ("complete": false
+until the run ends), so a run stopped by a time limit keeps the rows it measured. Without a GPU it says so and exits 0.
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
                               [--rows S1,L32K] [--no-accuracy] [--max-seqlen] [--cula DIR]
@@ -530,6 +531,13 @@ def write_chart(rows, path):
     return None
 
 
+def write_json(out, doc):
+    """results.json in out, replaced whole (written aside, then renamed over the old one)."""
+    tmp = out / "results.json.tmp"
+    tmp.write_text(json.dumps(doc, indent=2) + "\n")
+    tmp.replace(out / "results.json")
+
+
 def default_out_dir(torch):
     gpu = re.sub(r"[^a-z0-9]+", "-", torch.cuda.get_device_name(0).lower()).strip("-")
     return REPO / "bench" / "results" / f"{datetime.date.today().isoformat()}-{gpu}"
@@ -574,6 +582,8 @@ def main():
     torch.cuda.empty_cache()
     print(f"HBM copy bandwidth: {bandwidth / 1e12:.2f} TB/s (bytes read + written)", flush=True)
 
+    out = args.out or default_out_dir(torch)
+    out.mkdir(parents=True, exist_ok=True)
     results = []
     with torch.inference_mode():
         for i, row in enumerate(rows, 1):
@@ -584,9 +594,14 @@ def main():
                 extra = (f", FLA {rec['fla_events_us']:.1f} us" if "fla_events_us" in rec else "")
                 if "cula_graph_us" in rec:
                     extra += f", cuLA {rec['cula_events_us']:.1f} us (graph {rec['cula_graph_us']:.1f} us)"
+                if rec.get("err_output") is not None:
+                    ht = rec.get("err_final_state")
+                    extra += f", error o {rec['err_output']:.2e}" + ("" if ht is None else f" ht {ht:.2e}")
                 print(f"  ours {rec['events_us']:.1f} us (graph {rec['graph_us']:.1f} us), "
                       f"floor {rec['floor_us']:.1f} us{extra}", flush=True)
             results.append(rec)
+            # The rows so far, so that a run stopped by a time limit keeps what it measured.
+            write_json(out, {"complete": False, "copy_bandwidth_tb_s": bandwidth / 1e12, "rows": results})
         try:
             host = host_overhead(torch, gdn2, testing, args)
         except Exception as exc:
@@ -613,8 +628,6 @@ def main():
                             "events and graph; rows outside its contract (N > 32) skipped; where "
                             "a row's g goes below -5 (its range), g is clamped to -5 for cuLA "
                             "and its accuracy is not reported")
-    out = args.out or default_out_dir(torch)
-    out.mkdir(parents=True, exist_ok=True)
     chart_error = write_chart(results, out / "chart.png")
     table = markdown_table(results, with_cula=cula is not None)
     if "error" in host:
@@ -635,9 +648,8 @@ def main():
                  if cula is not None else "")
               + f"; HBM copy bandwidth "
               f"{meta['copy_bandwidth_tb_s']:.2f} TB/s")
-    (out / "results.json").write_text(json.dumps(
-        {"metadata": meta, "protocol": protocol, "host_overhead": host, "rows": results,
-         "chart_error": chart_error}, indent=2) + "\n")
+    write_json(out, {"complete": True, "metadata": meta, "protocol": protocol, "host_overhead": host,
+                     "rows": results, "chart_error": chart_error})
     (out / "results.md").write_text(
         f"# gdn2 benchmark\n\n{header}\n\n{host_line}\n\n{table}\n\n"
         + "\n".join(f"- {k}: {v}" for k, v in protocol.items()) + "\n")

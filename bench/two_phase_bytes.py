@@ -29,7 +29,8 @@ def two_phase_bytes(lengths, hq, hv, final_state):
 
 def main(path):
     run = json.load(open(path, encoding="utf-8"))
-    bandwidth = run["metadata"]["copy_bandwidth_tb_s"] * 1e12
+    # A run cut off before its end (results.json with "complete": false) has no metadata yet.
+    bandwidth = run.get("metadata", run)["copy_bandwidth_tb_s"] * 1e12
     print(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s; factor block {FACTOR_BLOCK_BYTES} bytes")
     print("| row | chunks | factor blocks (MB) | phase 1 >= (us) | phase 2 >= (us) | both (us) "
           "| SPEC floor (us) | floor / both | measured, graph (us) |")
