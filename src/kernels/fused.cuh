@@ -871,8 +871,9 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   // Where st[4 j + 2 h + e] lies in the item's slice of a [V][K] state (initial and final). The
   // 128-channel form computes the offsets here, before the blocks and again after them; the pair
   // forms read them from shared memory (Smem::state). Each is the faster of the two for its form
-  // on an H200 (2-3% on the 128-channel form, 1-2% on the pair forms), through ptxas's schedule of
-  // every role's loop, not through more or less work (bench/results/2026-12-06-regress/).
+  // on an H200 (by 2-3% on the 128-channel form, up to 2% on the pair forms), through ptxas's
+  // schedule of every role's loop, not through more or less work
+  // (bench/results/2026-12-06-regress/).
   auto item_state = [&] { return R::kCtas == 1 ? state_offsets(pv, it.s, it.h, it.v0) : sm.state; };
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
   const int64_t h0 = item_state().h0;
