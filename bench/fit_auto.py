@@ -17,7 +17,10 @@ s Hv sum ceil(n / 16) / G <= s Hv (T + 15 N) / (16 G):
 fitted for each form (s = 2, s = 1) by least squares on the relative error. With --gva-pair (a
 build with the 128-channel form's GVA pair, src/kernels/fused_v128_pair.cu: where s = 1 and each key
 head has an even number of value heads, the two value heads of a key head run as a cluster that
-shares their key side) those rows are a form of their own, fitted apart (key 0).
+shares their key side) those rows are a form of their own, fitted apart (key 0). With --persistent
+(a build with the 128-channel form on persistent CTAs, src/kernels/fused_v128_persistent.cu: where
+s = 1, no GVA pair runs, items > SMs and N <= 256, one CTA per SM takes the items in turn) those
+rows are fitted apart too (key 3): there a CTA's start is paid once per SM, not once per item.
 
 The chunked path's model (src/launch.cu): phase 1 takes Hq (T + 63 N) / 64 chunk items on the
 SMs, then the state pass runs one CTA per (sequence, value head, slice of 32, 64 or 128 value
@@ -50,8 +53,11 @@ RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
 # (src/contract.cpp, kFusedMargin: per form, 2 value slices per head or 1). In the 128-channel form
 # (batches) the margin is 1: that estimate already overstates the mixed batches by 5-13%.
 FUSED_MARGIN = {2: 1.05, 1: 1.0}
-# The forms by key: 2 and 1 value slices per head, and 0 for the 128-channel form's GVA pair.
-FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)"}
+# The forms by key: 2 and 1 value slices per head, 0 for the 128-channel form's GVA pair, 3 for
+# that form on persistent CTAs.
+FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)",
+              3: "v128 persistent (1 item per head, CTAs take items in turn)"}
+PERSISTENT_MAX_SEQUENCES = 256  # kernel_params.h, kFusedPersistentMaxSequences
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 GVA_PAIR_MIN_MEAN_TOKENS = 128  # kernel_params.h, kGvaPairMinMeanTokens
@@ -64,13 +70,18 @@ def fused_form(n, hv, sms):
     return s, items, min(items, sms)
 
 
-def fused_key(row, sms, gva_pair=False):
+def fused_key(row, sms, gva_pair=False, persistent=False):
     """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1, an
     even number of value heads per key head and 128 tokens per sequence on average: kernel_params.h,
-    fused_gva_pair)."""
-    s = fused_form(row["N"], row["Hv"], sms)[0]
+    fused_gva_pair), or 3 where the build has the persistent form and it runs (s = 1 without the
+    pair, more items than SMs, at most 256 sequences: kernel_params.h, fused_persistent)."""
+    s, items, _ = fused_form(row["N"], row["Hv"], sms)
     pair = s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 and row["T"] >= GVA_PAIR_MIN_MEAN_TOKENS * row["N"]
-    return 0 if gva_pair and pair else s
+    if gva_pair and pair:
+        return 0
+    if persistent and s == 1 and items > sms and row["N"] <= PERSISTENT_MAX_SEQUENCES:
+        return 3
+    return s
 
 
 def fused_features(row, sms):
@@ -157,9 +168,9 @@ def fit(samples):
     return params
 
 
-def fused_us(row, sms, params, gva_pair=False):
+def fused_us(row, sms, params, gva_pair=False, persistent=False):
     x = fused_features(row, sms)
-    return sum(p * f for p, f in zip(params[fused_key(row, sms, gva_pair)], x))
+    return sum(p * f for p, f in zip(params[fused_key(row, sms, gva_pair, persistent)], x))
 
 
 def fitted_chunked_us(row, sms, params):
@@ -182,6 +193,8 @@ def main(argv=None):
                    help="the same for the 128-channel form (and its GVA pair)")
     p.add_argument("--gva-pair", action="store_true",
                    help="the crossovers were measured on a build with the 128-channel form's GVA pair: fit it apart")
+    p.add_argument("--persistent", action="store_true",
+                   help="... and with that form on persistent CTAs: fit it apart")
     args = p.parse_args(argv)
 
     rows = []
@@ -189,12 +202,12 @@ def main(argv=None):
         with open(path) as f:
             rows += json.load(f)["rows"]
     params = {}
-    for key in (2, 1, 0):
+    for key in (2, 1, 0, 3):
         samples = [(fused_features(r, args.sms), r["fused_us"]) for r in rows
-                   if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair) == key]
+                   if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair, args.persistent) == key]
         if len(samples) >= 2:
             params[key] = fit(samples)
-    for key, (a, c, o) in sorted(params.items(), reverse=True):
+    for key, (a, c, o) in sorted(params.items(), key=lambda kv: -kv[0] % 4):
         print(f"fused {FORM_NAMES[key]}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
     chunked_samples = [(chunked_features(r, args.sms), r["chunked_us"]) for r in rows if usable(r, "chunked")]
     chunked_params = None
@@ -223,8 +236,8 @@ def main(argv=None):
             continue
         est = {a: estimates[a](r, args.sms) for a in ("chunked", "recurrent")}
         s, _, _ = fused_form(r["N"], r["Hv"], args.sms)
-        key = fused_key(r, args.sms, args.gva_pair)
-        est["fused"] = fused_us(r, args.sms, params, args.gva_pair) if key in params else float("nan")
+        key = fused_key(r, args.sms, args.gva_pair, args.persistent)
+        est["fused"] = fused_us(r, args.sms, params, args.gva_pair, args.persistent) if key in params else float("nan")
         best = min(timed, key=lambda a: r[f"{a}_us"])
         candidates = [a for a in timed if not math.isnan(est[a])]
         margin = args.fused_margin if s == 2 else args.fused_margin_v128

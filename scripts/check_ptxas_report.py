@@ -10,7 +10,8 @@ The log must come from a clean build (ptxas reports only what it compiles)."""
 import re
 import sys
 
-KERNELS = ("chunk_factors_kernel", "state_pass_kernel", "validate_values_kernel", "recurrent_kernel", "fused_kernel")
+KERNELS = ("chunk_factors_kernel", "state_pass_kernel", "validate_values_kernel", "recurrent_kernel", "fused_kernel",
+           "fused_persistent_kernel")
 
 
 def main(path: str) -> int:

@@ -368,7 +368,9 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
 //   fused (fused.cuh): N Hv s items (s = kernels::fused_slices), a CTA each, at most one per SM at
 //     a time (G = min(items, SMs) at once); an SM runs a chain of at least ceil(L / 16) blocks and
 //     on average s Hv (T + 15 N) / (16 G) at most: a_s + c_s max(both) + o_s ceil(items / G), with
-//     the GVA pair's own constants where it runs (s = 1, an even Hv / Hq); only
+//     the GVA pair's own constants where it runs (s = 1, an even Hv / Hq), and the persistent
+//     form's where it runs (kernels::fused_persistent: a CTA per SM taking the items in turn, so
+//     o is what an item costs its CTA past its blocks, not a CTA's start); only
 //     up to kFusedMaxSequences sequences, since each of its CTAs checks all N + 1 offsets of
 //     cu_seqlens;
 //   chunked: phase 1's Hq (T + 63 N) / 64 items at most in rounds of SMs, then the pass's CTAs
@@ -391,6 +393,10 @@ constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940,
 // head, sequences of 128 tokens on average), fitted apart on an H100 (bench/fit_auto.py --gva-pair,
 // docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).
 constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
+// The 128-channel form on persistent CTAs (kernels::fused_persistent: past one round of CTAs, at
+// most 256 sequences), fitted apart on an H100 (bench/fit_auto.py --gva-pair --persistent,
+// docs/performance.md, "The 128-channel form on persistent CTAs").
+constexpr FusedEstimate kFusedV128Persistent = {14.35, 1.780, 4.87};
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
   double r128;                   // us per round of the 128-channel pass's CTAs
@@ -421,7 +427,8 @@ Estimates estimate(const ProblemShape& sh, int64_t sms, int64_t longest) {
   const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
   const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
   const bool gva_pair = kernels::fused_gva_pair(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
-  const FusedEstimate& f = slices == 2 ? kFusedV64 : gva_pair ? kFusedV128Pair : kFusedV128;
+  const bool persistent = kernels::fused_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
+  const FusedEstimate& f = slices == 2 ? kFusedV64 : gva_pair ? kFusedV128Pair : persistent ? kFusedV128Persistent : kFusedV128;
   const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
   const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
   e.fused = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;

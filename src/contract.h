@@ -28,7 +28,8 @@ ProblemShape shape_of(const ForwardArgs& args);  // only after check_forward pas
 // slot) -- src/kernels/kernel_params.h gives its layout --, and the ready words and the sequences'
 // order that phase 1 writes for phase 2. slots = floor(T / 64) + N + 1 (see "Sequences, chunks and
 // the workspace"). A call whose plan runs no chunked path needs only the flags (`flags_bytes`).
-inline constexpr size_t kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
+// Bytes 4-7: the fused path's persistent form's counter of claimed items (kernels::fused_persistent).
+inline constexpr size_t kFusedClaimsOffset = 4, kWorkCounterOffset = 8, kFaultWordsOffset = 16;  // within the flags
 struct WorkspaceLayout {
   int64_t slots = 0;
   size_t flags = 0, factors = 0, ready = 0, order = 0;  // byte offsets
@@ -41,8 +42,8 @@ inline WorkspaceLayout workspace_layout(int64_t T, int64_t N, int64_t Hq) {
   WorkspaceLayout w;
   w.slots = T / kChunk + N + 1;
   size_t off = 0;
-  // Bytes 0-3: validate_values' flags; 8-15: phase 1's work counter; from 16: one fault word per
-  // phase-1 CTA.
+  // Bytes 0-3: validate_values' flags; 4-7: the fused persistent form's claims; 8-15: phase 1's
+  // work counter; from 16: one fault word per phase-1 CTA.
   w.flags = off;   off = align(off + kFaultWordsOffset + sizeof(int) * kernels::kMaxPhase1Ctas);
   w.flags_bytes = off;
   // Sizes within the contract's limits whose factor blocks would not fit in size_t (far beyond any

@@ -30,6 +30,7 @@ struct PathChoice {
   kernels::DeviceChoice choice = kernels::kAlwaysRuns;
   int64_t length = 0;
   uint64_t* zero_at_start = nullptr;  // the shorter path's: the chunked path's work counter (kernel_params.h)
+  int* fused_claims = nullptr;        // the fused path's persistent form's counter, zeroed (fused_claims)
 };
 
 kernels::Sequences sequences_of(const ForwardArgs& a, const ProblemShape& sh, PathChoice c = {}) {
@@ -76,9 +77,21 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   return s;
 }
 
-// The one-launch paths (recurrent.cu, fused_v64.cu / fused_v128.cu: kernel_params.h, fused_slices):
-// the same parameters; of the workspace at most the chunked path's work counter, zeroed where
-// kAuto's choice on the device makes this the shorter path (PathChoice::zero_at_start).
+// Where the fused path would take its persistent form (kernel_params.h, fused_persistent), the
+// word of the workspace that counts its claimed items; the call zeroes it by a memset node before
+// its first kernel (forward), so that under kAuto's choice on the device nothing stands between
+// the two paths' kernels. Null elsewhere.
+int* fused_claims(const ForwardArgs& a, const ProblemShape& sh, const LaunchPlan& plan) {
+  const bool fused = plan.longer == Algorithm::kFused || (plan.on_device() && plan.shorter == Algorithm::kFused);
+  if (!fused || !kernels::fused_persistent(sh.N * sh.Hv, multiprocessor_count(a.q.device), sh.Hq, sh.Hv, sh.T, sh.N))
+    return nullptr;
+  return at<int>(a.workspace, workspace_layout(sh.T, sh.N, sh.Hq).flags + kFusedClaimsOffset);
+}
+
+// The one-launch paths (recurrent.cu, fused_v64.cu / fused_v128.cu / fused_v128_persistent.cu /
+// fused_v128_pair.cu: kernel_params.h, fused_slices): the same parameters; of the workspace at
+// most the chunked path's work counter, zeroed where kAuto's choice on the device makes this the
+// shorter path (PathChoice::zero_at_start), and the fused persistent form's claims.
 int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, PathChoice c, Stream stream) {
   kernels::RecurrentParams r;
   r.value = value_params(a, sh, c);
@@ -88,9 +101,11 @@ int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, 
   r.g = static_cast<const float*>(a.g.data);
   r.sms = multiprocessor_count(a.q.device);
   r.zero_at_start = c.zero_at_start;
+  r.fused_claims = c.fused_claims;
   if (!fused) return kernels::launch_recurrent(r, stream);
   if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) return kernels::launch_fused_v64(r, stream);
   if (kernels::fused_gva_pair(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N)) return kernels::launch_fused_v128_pair(r, stream);
+  if (kernels::fused_persistent(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N)) return kernels::launch_fused_v128_persistent(r, stream);
   return kernels::launch_fused_v128(r, stream);
 }
 
@@ -155,17 +170,19 @@ Status forward(const ForwardArgs& a, Stream stream) {
   int prev_device = -1;
   cudaGetDevice(&prev_device);
   if (prev_device != a.q.device) cudaSetDevice(a.q.device);
-  int err = 0;
-  if (!plan.on_device()) {
-    err = launch_path(a, sh, plan.longer, PathChoice{}, stream);
-  } else {  // both paths; the kernels of one of them return at once (kernels::DeviceChoice)
+  int* const claims = fused_claims(a, sh, plan);
+  int err = claims ? int(cudaMemsetAsync(claims, 0, sizeof(int), reinterpret_cast<cudaStream_t>(stream))) : 0;
+  if (err == 0 && !plan.on_device()) {
+    err = launch_path(a, sh, plan.longer, PathChoice{kernels::kAlwaysRuns, 0, nullptr, claims}, stream);
+  } else if (err == 0) {  // both paths; the kernels of one of them return at once (kernels::DeviceChoice)
     // The shorter path's kernel comes first and zeroes the chunked path's work counter (whether or
     // not its schedule is dynamic: a word of the workspace, which then serves no one else).
     uint64_t* counter = nullptr;
     if (plan.longer == Algorithm::kChunked)
       counter = at<uint64_t>(a.workspace, workspace_layout(sh.T, sh.N, sh.Hq).flags + kWorkCounterOffset);
-    err = launch_path(a, sh, plan.shorter, PathChoice{kernels::kRunsIfAllShorter, plan.length, counter}, stream);
-    if (err == 0) err = launch_path(a, sh, plan.longer, PathChoice{kernels::kRunsIfOneAsLong, plan.length}, stream);
+    err = launch_path(a, sh, plan.shorter, PathChoice{kernels::kRunsIfAllShorter, plan.length, counter, claims}, stream);
+    if (err == 0)
+      err = launch_path(a, sh, plan.longer, PathChoice{kernels::kRunsIfOneAsLong, plan.length, nullptr, claims}, stream);
   }
   if (prev_device != a.q.device && prev_device >= 0) cudaSetDevice(prev_device);
   if (err == 0) return Status{};

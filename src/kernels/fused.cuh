@@ -90,6 +90,7 @@ constexpr int kALd = 12;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
 constexpr int kSolverBarrier = 2;        // solver w: 2 + 2 w
 constexpr int kInverseBarrier = 3;       // its warps 0 and 1 in the inverse: 3 + 2 w
+constexpr int kConsumerBarrier = 6;      // the consumer warpgroups (the persistent form's bad slots)
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
 static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
@@ -236,6 +237,7 @@ struct FusedParams {
   int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items),
                           // its sequence remapped where longest_first is set
   int longest_first = 0;  // the CTAs take the sequences longest first (longest_first_sequence)
+  int* claims = nullptr;  // the persistent form's counter of claimed items (Schedule)
 };
 
 // Longest sequence first: where the CTAs take more than one round of the SMs, a long sequence late
@@ -250,12 +252,14 @@ constexpr int kMaxOrderedSequences = 256;
 constexpr int kMaxOrderedRounds = 8;
 static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTile) / sizeof(int)), "scratch in a staging tile");
 
-// The sequence of rank `rank`, the same in every thread (two CTA barriers). `scratch`: 4 + N (to a multiple of 4) ints
-// of shared memory that nothing else uses until a barrier after this: the chosen sequence at
-// [0], then the block counts, padded to a multiple of 4 with -1 (which ranks below any count), so
-// that the rank loop reads whole int4s and nothing past them.
-template <int kThreads>
-__device__ int longest_first_sequence(const Sequences& seq, int rank, int* scratch) {
+// Ranks the sequences by block count (more blocks first, ties by index: a permutation of the
+// sequences whatever cu_seqlens holds, its offsets clamped as everywhere) and calls on_rank(t,
+// rank) in the thread t < N of each sequence. Two CTA barriers; `scratch`: 4 + N (to a multiple of
+// 4) ints of shared memory that nothing else uses until a barrier after this: the block counts from
+// [4], padded to a multiple of 4 with -1 (which ranks below any count), so that the rank loop reads
+// whole int4s and nothing past them.
+template <int kThreads, class OnRank>
+__device__ __forceinline__ void rank_sequences(const Sequences& seq, int* scratch, OnRank on_rank) {
   static_assert(kThreads >= kMaxOrderedSequences, "one thread per sequence");
   int* const blocks = scratch + 4;
   const int t = threadIdx.x, padded = (seq.N + 3) & ~3;
@@ -272,9 +276,18 @@ __device__ int longest_first_sequence(const Sequences& seq, int rank, int* scrat
       ahead += (x.x > mine || (x.x == mine && u < t)) + (x.y > mine || (x.y == mine && u + 1 < t)) +
                (x.z > mine || (x.z == mine && u + 2 < t)) + (x.w > mine || (x.w == mine && u + 3 < t));
     }
-    if (ahead == rank) scratch[0] = t;
+    on_rank(t, ahead);
   }
   __syncthreads();
+}
+
+// The sequence of rank `rank`, the same in every thread (rank_sequences; the chosen sequence at
+// scratch[0]).
+template <int kThreads>
+__device__ int longest_first_sequence(const Sequences& seq, int rank, int* scratch) {
+  rank_sequences<kThreads>(seq, scratch, [&](int t, int ahead) {
+    if (ahead == rank) scratch[0] = t;
+  });
   return scratch[0];
 }
 
@@ -605,30 +618,36 @@ __device__ __forceinline__ void solver_sync(int w) {
 // Roles::kSplitSlot), and in the pair form the copy of T and P into the other CTA. A is the
 // solver's own tile and T is formed in registers, so only the stores into the slot wait for the
 // consumers to release it (block n - kSlots): the two solvers' chains overlap the consumers' blocks.
-template <int kConsumers, int kCtas>
-__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int rank) {
+// g0: the CTA's blocks before this item (the persistent form's, Schedule; 0 elsewhere), from which
+// the rings' positions and phases count; past the item's last block `request_next(over, stage,
+// bar)` requests block `over` of the items after it (the persistent form; a no-op elsewhere).
+template <int kConsumers, int kCtas, class RequestNext>
+__device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int rank,
+                      int g0, RequestNext request_next) {
   using R = Roles<kConsumers, kCtas>;
   const int c0 = threadIdx.x - R::kFirstSolverThread, w = c0 / R::kSolverThreads;
   const int c = c0 % R::kSolverThreads, warp = c / 32, lane = c % 32;
   const float scale = p.r.value.scale;
-  // The CTA's own blocks m (block n = rank + kCtas m), every other one per solver.
-  for (int n = rank + R::kCtas * w; n < bl.count; n += R::kCtas * kSolvers) {
-    const int m = (n - rank) / R::kCtas;
-    const int si = n & (R::kSlots - 1);
+  // The CTA's own blocks m (block n = rank + kCtas m), every other one per solver: solver w those
+  // with g0 + m = w (mod 2).
+  for (int n = rank + R::kCtas * (g0 == 0 ? w : (w - g0) & 1); n < bl.count; n += R::kCtas * kSolvers) {
+    const int m = (n - rank) / R::kCtas, gn = g0 + n, gm = g0 + m;
+    const int si = gn & (R::kSlots - 1);
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
-    const StageTile& stage = sm.stage[m & 1];
-    const float* kq = sm.kq[n % R::kKqRing];
+    const StageTile& stage = sm.stage[gm & 1];
+    const float* kq = sm.kq[gn % R::kKqRing];
     const int len = bl.len(n);
     auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
-      if (n >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((n >> R::kSlotsLog2) - 1) & 1);
+      if (gn >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
     };
-    mbarrier_wait(&sm.formed[m & 1], uint32_t(m >> 1) & 1);
-    const bool fast = sm.fast[m & 1];
+    mbarrier_wait(&sm.formed[gm & 1], uint32_t(gm >> 1) & 1);
+    const bool fast = sm.fast[gm & 1];
     // The raw inputs of own block m + 2 go into raw stage m % 2 once nothing reads it: on the
     // tensor-core path at once (the producer read it before formed), on the exact path after the
     // solver's second barrier.
     auto request = [&] {
-      if (n + 2 * R::kCtas < bl.count) issue_raw(p, it, bl, n + 2 * R::kCtas, sm.raw[m & 1], &sm.raw_full[m & 1]);
+      if (n + 2 * R::kCtas < bl.count) issue_raw(p, it, bl, n + 2 * R::kCtas, sm.raw[gm & 1], &sm.raw_full[gm & 1]);
+      else request_next(n + 2 * R::kCtas - bl.count, sm.raw[gm & 1], &sm.raw_full[gm & 1]);
     };
     if constexpr (kConsumers == 1) {
       // On the tensor-core path warps 0 and 1 form A's columns 8 v .. + 7, which are all that warp
@@ -641,16 +660,16 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       } else {
         wait_slot();
         solver_sync<kConsumers, kCtas>(w);  // every warp's reads of A for its previous block done
-        exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
+        exact_ap(sm.raw[gm & 1], len, scale, sm.a[w], slot, warp, lane);
         solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
       }
       if (warp < 2) {
-        mbarrier_arrive(&sm.stage_empty[m & 1]);
+        mbarrier_arrive(&sm.stage_empty[gm & 1]);
         __syncwarp();  // the warp's A before its part of the inverse reads it
-        invert(sm.a[w], sm.t22[w][(m / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+        invert(sm.a[w], sm.t22[w][(gm / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
       } else {
         if (c == 96) request();
-        mbarrier_arrive(&sm.stage_empty[m & 1]);
+        mbarrier_arrive(&sm.stage_empty[gm & 1]);
       }
       wait_slot();  // every thread, so that no arrival for block n lands in block n - kSlots' phase
     } else {
@@ -662,13 +681,13 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       } else {
         wait_slot();
         solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
-        exact_ap(sm.raw[m & 1], len, scale, sm.a[w], slot, warp, lane);
+        exact_ap(sm.raw[gm & 1], len, scale, sm.a[w], slot, warp, lane);
         solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
         if (c == 0) request();
       }
-      mbarrier_arrive(&sm.stage_empty[m & 1]);
+      mbarrier_arrive(&sm.stage_empty[gm & 1]);
       __syncwarp();  // the warp's A before its part of the inverse reads it
-      invert(sm.a[w], sm.t22[w][(m / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
+      invert(sm.a[w], sm.t22[w][(gm / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
     fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedSolvedNs, global_timer_ns());
@@ -678,7 +697,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // CTA, counted on that CTA's `full` (the producer sends its part: produce). That CTA's
       // consumer has released the slot (block n - 4): this solver waited for it before storing.
       if (c == 0) {
-        mbarrier_wait(&sm.full[si], uint32_t(n >> R::kSlotsLog2) & 1);
+        mbarrier_wait(&sm.full[si], uint32_t(gn >> R::kSlotsLog2) & 1);
         using SlotT = Slot<kConsumers, kCtas>;
         send_to_peer(&slot, uint32_t(offsetof(SlotT, kend)), &sm.full[si], rank ^ 1);
       }
@@ -689,10 +708,12 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
 // Warpgroup 0: every block of the item the CTA forms (own block m: block n = rank + kCtas m), its
 // [Kb; Qg] in kq[n % kKqRing], its staging tile in stage m % 2 and its part of the slot in slot
 // n % kSlots once the consumers have released it (in the pair form, then sent into the other CTA).
-// The raw inputs of own block m arrive in raw stage m % 2, copied two own blocks ahead.
-template <int kConsumers, int kCtas>
+// The raw inputs of own block m arrive in raw stage m % 2, copied two own blocks ahead. g0 as in
+// solve: rings and phases count from it; on_block(n) at the start of each block n (the persistent
+// form's claim of the next item; a no-op elsewhere).
+template <int kConsumers, int kCtas, class OnBlock>
 __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm,
-                        int rank) {
+                        int rank, int g0, OnBlock on_block) {
   using R = Roles<kConsumers, kCtas>;
   const int c = threadIdx.x;
   const float scale = p.r.value.scale;
@@ -702,19 +723,20 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
 #endif
   // The CTA's own blocks m: block n = rank + kCtas m.
   for (int n = rank; n < bl.count; n += R::kCtas) {
-    const int m = (n - rank) / R::kCtas;
-    const int si = n & (R::kSlots - 1);
+    const int m = (n - rank) / R::kCtas, gn = g0 + n, gm = g0 + m;
+    const int si = gn & (R::kSlots - 1);
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
-    RawStage<kConsumers, kCtas>& raw = sm.raw[m & 1];
+    RawStage<kConsumers, kCtas>& raw = sm.raw[gm & 1];
     const int len = bl.len(n);
-    StageTile& stage = sm.stage[m & 1];
-    float* kq = sm.kq[n % R::kKqRing];  // free: see Smem
+    StageTile& stage = sm.stage[gm & 1];
+    float* kq = sm.kq[gn % R::kKqRing];  // free: see Smem
     auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
-      if (n >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((n >> R::kSlotsLog2) - 1) & 1);
+      if (gn >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
     };
-    mbarrier_wait(&sm.raw_full[m & 1], uint32_t(m >> 1) & 1);
+    on_block(n);
+    mbarrier_wait(&sm.raw_full[gm & 1], uint32_t(gm >> 1) & 1);
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
-    if (m >= 2) mbarrier_wait(&sm.stage_empty[m & 1], uint32_t((m >> 1) - 1) & 1);
+    if (gm >= 2) mbarrier_wait(&sm.stage_empty[gm & 1], uint32_t((gm >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
     // into the staging tile (rounded to TF32). The block's column is read into registers first,
     // all loads unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and
@@ -804,7 +826,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     // to the solver; then the slot's part of the producer once the consumers have released it
     // (block n - kSlots; in the pair form waited for before kq).
     const bool fast = producer_sync_and(ok);
-    if (c == 0) sm.fast[m & 1] = fast;
+    if (c == 0) sm.fast[gm & 1] = fast;
 #ifdef GDN2_PHASE1_TIMELINE
     exact_blocks += fast ? 0 : 1;
 #endif
@@ -813,7 +835,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
       for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
-    mbarrier_arrive(&sm.formed[m & 1]);
+    mbarrier_arrive(&sm.formed[gm & 1]);
     if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedFormedNs, global_timer_ns());
     if constexpr (R::kCtas == 1) wait_slot();
     {
@@ -859,10 +881,13 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
 }
 
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
-// accumulator (value channels of the CTA); S^T's columns are key channels in slot order.
-template <int kConsumers, int kCtas>
+// accumulator (value channels of the CTA); S^T's columns are key channels in slot order. g0 as in
+// solve. kPersistent: the persistent form, where an item whose state index is past its pool
+// (StateOffsets::bad) reaches the consumers (elsewhere the kernel's prologue takes it): they run
+// its blocks from a zero state, touch no state, and then write NaN over its output rows.
+template <int kConsumers, int kCtas, bool kPersistent = false>
 __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int ci,
-                        int rank) {
+                        int rank, int g0) {
   using R = Roles<kConsumers, kCtas>;
   const StatePassParams& pv = p.r.value;
   const int tid = threadIdx.x - (Roles<kConsumers, kCtas>::kFirstConsumer + ci) * kWarpgroup, lane = tid & 31;
@@ -876,18 +901,21 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   // (bench/results/2026-12-06-regress/).
   auto item_state = [&] { return R::kCtas == 1 ? state_offsets(pv, it.s, it.h, it.v0) : sm.state; };
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
-  const int64_t h0 = item_state().h0;
+  const StateOffsets first = item_state();
+  const bool bad = kPersistent && first.bad();
+  const int64_t h0 = bad ? kNoState : first.h0;
   load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
   const int peer = rank ^ 1;  // the pair forms' other CTA
   for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
-    const int si = n & (R::kSlots - 1);
-    const uint32_t parity = uint32_t(n >> R::kSlotsLog2) & 1;
+    const int gn = g0 + n;
+    const int si = gn & (R::kSlots - 1);
+    const uint32_t parity = uint32_t(gn >> R::kSlotsLog2) & 1;
     const bool own = R::kCtas == 1 || (n & 1) == rank;  // formed by this CTA
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
-    float* const kq = sm.kq[n % R::kKqRing];
+    float* const kq = sm.kq[gn % R::kKqRing];
     const uint64_t kq_desc = sw128_desc<kKqRows>(kq, 0);
     auto kq_step = [&](int first) {  // the descriptor of kq's k-step first + s
       return [=](int s) { return sw128_desc_at_step<kKqRows>(kq_desc, first + s); };
@@ -1015,10 +1043,54 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   }
-  const int64_t ht = item_state().ht;
-  store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
+  if (kPersistent && bad) {
+    // Every consumer thread's output stores of the item before the NaN over them (same addresses,
+    // other threads).
+    asm volatile("bar.sync %0, %1;\n" ::"n"(kConsumerBarrier), "n"(kConsumers * kWarpgroup) : "memory");
+    const int t = tid + kWarpgroup * ci;
+    constexpr int kPairs = kV / 2;
+    for (int64_t idx = t; idx < (it.sb.eos - it.sb.bos) * kPairs; idx += kConsumers * kWarpgroup) {
+      const int64_t off = ((it.sb.bos + idx / kPairs) * pv.Hv + it.h) * kV + 2 * (idx % kPairs);
+      *reinterpret_cast<uint32_t*>(pv.out + off) = 0x7fc07fc0u;  // two bf16 NaNs
+    }
+  } else {
+    const int64_t ht = item_state().ht;
+    store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
+  }
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
+
+// Thread 0, before the roles start: the barriers (their arrival counts), and the TMA descriptors
+// prefetched.
+template <int kConsumers, int kCtas>
+__device__ __forceinline__ void init_barriers(const FusedParams& p, Smem<kConsumers, kCtas>& sm, int rank) {
+  using R = Roles<kConsumers, kCtas>;
+  for (int k = 0; k < R::kSlots; ++k) {
+    // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
+    // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
+    const bool own = R::kCtas == 1 || (k & 1) == rank;
+    mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
+    mbarrier_init(&sm.solved[k], R::kSolverThreads);
+    if (k < 2) {  // the rings of the CTA's own blocks
+      mbarrier_init(&sm.formed[k], kWarpgroup);
+      mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
+    }
+    // Every consumer thread; in the pair form each warp of both CTAs' consumers.
+    mbarrier_init(&sm.empty[k], R::kCtas == 2 ? R::kCtas * kConsumers * kWarpgroup / 32 : kConsumers * kWarpgroup);
+    if (k < 2) mbarrier_init(&sm.raw_full[k], 1);
+  }
+  fence_barrier_init();
+  const StatePassParams& pv = p.r.value;
+  for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+// The forms of one item per CTA: no block past the item's last (solve), nothing to claim (produce).
+struct NoNextItem {
+  template <class Stage>
+  __device__ __forceinline__ void operator()(int, Stage&, uint64_t*) const {}
+  __device__ __forceinline__ void operator()(int) const {}
+};
 
 template <int kConsumers, int kCtas>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
@@ -1073,23 +1145,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
     if constexpr (R::kCtas == 2) sm.state = state;
-    for (int k = 0; k < R::kSlots; ++k) {
-      // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
-      // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
-      const bool own = R::kCtas == 1 || (k & 1) == rank;
-      mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
-      mbarrier_init(&sm.solved[k], R::kSolverThreads);
-      if (k < 2) {  // the rings of the CTA's own blocks
-        mbarrier_init(&sm.formed[k], kWarpgroup);
-        mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);
-      }
-      // Every consumer thread; in the pair form each warp of both CTAs' consumers.
-      mbarrier_init(&sm.empty[k], R::kCtas == 2 ? R::kCtas * kConsumers * kWarpgroup / 32 : kConsumers * kWarpgroup);
-      if (k < 2) mbarrier_init(&sm.raw_full[k], 1);
-    }
-    fence_barrier_init();
-    for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
-      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+    init_barriers(p, sm, rank);
     for (int k = 0; k < 2 && rank + R::kCtas * k < bl.count; ++k)
       issue_raw(p, it, bl, rank + R::kCtas * k, sm.raw[k], &sm.raw_full[k]);
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
@@ -1102,32 +1158,206 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
-    produce(p, it, bl, sm, rank);
+    produce(p, it, bl, sm, rank, 0, NoNextItem{});
   } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
-    consume(p, it, bl, sm, wg - R::kFirstConsumer, rank);
+    consume(p, it, bl, sm, wg - R::kFirstConsumer, rank, 0);
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
-    solve(p, it, bl, sm, rank);
+    solve(p, it, bl, sm, rank, 0, NoNextItem{});
   }
   // Neither CTA of a pair exits while the other may still arrive on its barriers (the consumers'
   // release) or its copies may still read its shared memory.
   if constexpr (R::kCtas == 2) cluster_sync();
 }
 
+// The persistent form (fused_v128_persistent.cu; the 128-channel form past one round of CTAs, on
+// at most kFusedPersistentMaxSequences sequences): one CTA per SM, each taking items in turn, and
+// its roles run the blocks of all its items as one stream (g: the CTA's blocks, counted over its
+// items), so that an item's first blocks are formed while the consumers finish the previous one's
+// last, and a CTA's start (its barriers, the checks of cu_seqlens, the ranking) is paid once per
+// SM, not once per item (about 9 us per round of CTAs: docs/performance.md, "The 128-channel form on persistent CTAs").
+// The items are the sequences' heads longest first (rank_sequences, once per CTA into ItemTable);
+// CTA b's first item is b, and each later one is claimed from a counter in the workspace (zeroed
+// by the call's memset) by the producer's thread 0 as it starts the block kClaimAhead blocks
+// before the end of the CTA's current item (or its first block, if shorter): a late claim, so that
+// the SMs that free first take the next items, as the hardware's order does for one CTA per item.
+// (Claims published a block later, or kept kClaimAhead blocks ahead, measured slower:
+// docs/performance.md.) The claims go into a ring of kQueue entries, each completing its barrier
+// once per use; every role reads an entry when it reaches that item. The ring cannot wrap onto an
+// unread entry: the producer runs at most kSlots blocks ahead of the consumers (the slots), so it
+// claims at most kSlots + 2 items past the consumers' (each item has at least one block).
+constexpr int kQueue = 8;
+constexpr int kClaimAhead = 3;
+static_assert(kFusedPersistentMaxSequences == kMaxOrderedSequences, "one thread per sequence ranks it");
+struct ItemTable {
+  uint64_t queued[kQueue];  // entry j % kQueue written (phase (j / kQueue) & 1)
+  int pos[kQueue];          // the CTA's j-th item: its position in the list, -1 past the last
+  // The sequences by rank: index, first token, tokens (clamped bounds: seq_bounds).
+  int seq[kMaxOrderedSequences], bos[kMaxOrderedSequences], tokens[kMaxOrderedSequences];
+};
+
+struct Schedule {
+  ItemTable* tab;
+  int* claims;   // the workspace's counter of claims past the first round
+  int items;     // N Hv <= kFusedPersistentMaxSequences x kMaxHeads
+  int hv, group; // value heads, and per key head
+  // The CTA's j-th item's position, once claimed (-1: none).
+  __device__ __forceinline__ int position(int j) const {
+    mbarrier_wait(&tab->queued[j % kQueue], uint32_t(j / kQueue) & 1);
+    return tab->pos[j % kQueue];
+  }
+  // One thread: claims the CTA's j-th item.
+  __device__ __forceinline__ void claim(int j) const {
+    const int c = int(gridDim.x) + atomicAdd(claims, 1);
+    tab->pos[j % kQueue] = c < items ? c : -1;
+    mbarrier_arrive(&tab->queued[j % kQueue]);
+  }
+  // Position pos of the list: rank pos / Hv, value head pos % Hv.
+  __device__ __forceinline__ SliceItem item(int pos) const {
+    const int r = pos / hv;
+    SliceItem it;
+    it.h = pos - r * hv;
+    it.s = tab->seq[r];
+    it.hk = it.h / group;
+    it.v0 = 0;
+    it.sb = SeqBounds{tab->bos[r], int64_t(tab->bos[r]) + tab->tokens[r]};
+    return it;
+  }
+  // One thread: the raw inputs of block `over` counted from the first block of the CTA's j-th item
+  // (in a later item where it is past that one's last), if there is such a block.
+  template <class Stage>
+  __device__ __forceinline__ void request(const FusedParams& p, int j, int over, Stage& r, uint64_t* bar) const {
+    for (;; ++j) {
+      const int pos = position(j);
+      if (pos < 0) return;
+      const SliceItem it = item(pos);
+      const Blocks bl = item_blocks(it);
+      if (over < bl.count) {
+        issue_raw(p, it, bl, over, r, bar);
+        return;
+      }
+      over -= bl.count;
+    }
+  }
+};
+
+// Each role's walk over the CTA's items: body(it, bl, j, g0) per item, g0 its first block's g.
+template <class Body>
+__device__ __forceinline__ void for_each_item(const Schedule& sched, Body body) {
+  int g0 = 0;
+  for (int j = 0;; ++j) {
+    const int pos = sched.position(j);
+    if (pos < 0) return;
+    const SliceItem it = sched.item(pos);
+    const Blocks bl = item_blocks(it);
+    body(it, bl, j, g0);
+    g0 += bl.count;
+  }
+}
+
+template <int kConsumers, int kCtas>
+__global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __grid_constant__ FusedParams p) {
+  static_assert(kConsumers == 2 && kCtas == 1, "the 128-channel form");
+  using R = Roles<kConsumers, kCtas>;
+  extern __shared__ __align__(1024) float4 smem_raw[];
+  Smem<kConsumers, kCtas>& sm = *reinterpret_cast<Smem<kConsumers, kCtas>*>(smem_raw);
+  ItemTable& tab = *reinterpret_cast<ItemTable*>(reinterpret_cast<char*>(smem_raw) + sizeof(Smem<kConsumers, kCtas>));
+  const StatePassParams& pv = p.r.value;
+#ifdef GDN2_PHASE1_TIMELINE
+  const long long start_ns = global_timer_ns();
+#endif
+  const bool choice = pv.seq.choice != kAlwaysRuns;  // as fused_kernel
+  if (choice) allow_dependent_launch();
+  if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
+  const bool chosen = path_is_chosen<kThreads>(pv.seq);
+  if (choice) wait_for_prior_grid();
+  if (!chosen) return;
+  const int items = pv.seq.N * pv.Hv;
+  if (cu_seqlens_fault<kThreads>(pv.seq)) {  // NaN in every output row and state, items in turn
+    for (int pos = blockIdx.x; pos < items; pos += gridDim.x) {
+      const SliceItem it = slice_item<R::kSlices>(pv, pos);
+      fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, state_offsets(pv, it.s, it.h, it.v0).ht);
+    }
+    return;
+  }
+  rank_sequences<kThreads>(pv.seq, reinterpret_cast<int*>(&sm.stage[0][0][0]), [&](int t, int r) {
+    const SeqBounds sb = seq_bounds(pv.seq, t);
+    tab.seq[r] = t;
+    tab.bos[r] = int(sb.bos);
+    tab.tokens[r] = int(sb.eos - sb.bos);
+  });
+  const Schedule sched{&tab, p.claims, items, pv.Hv, pv.Hv / pv.Hq};
+#ifdef GDN2_PHASE1_TIMELINE
+  if (threadIdx.x == 0) {
+    uint32_t sm_id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+    GDN2_FUSED_MARK(kFusedSm, sm_id);
+    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+  }
+#endif
+  if (threadIdx.x == 0) {
+    init_barriers(p, sm, 0);
+    for (int k = 0; k < kQueue; ++k) mbarrier_init(&tab.queued[k], 1);
+    fence_barrier_init();
+    tab.pos[0] = int(blockIdx.x);  // < items: the grid is at most one CTA per item
+    mbarrier_arrive(&tab.queued[0]);
+    // The claim of item 1 where item 0 is that short (produce's on_block does it elsewhere).
+    if (item_blocks(sched.item(int(blockIdx.x))).count <= kClaimAhead) sched.claim(1);
+    for (int k = 0; k < 2; ++k) sched.request(p, 0, k, sm.raw[k], &sm.raw_full[k]);
+  }
+  __syncthreads();
+  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  if (wg == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
+    for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int j, int g0) {
+      // The next item's claim, kClaimAhead blocks before this one's end (item 0's where it is that
+      // short: the prologue above). Every item has a block (cu_seqlens_fault: no empty sequence
+      // passes), so each claims its successor once; an item of none would leave it unclaimed.
+      const int at = max(0, bl.count - kClaimAhead);
+      produce(p, it, bl, sm, 0, g0, [&](int n) {
+        if (threadIdx.x == 0 && n == at && (j > 0 || at > 0)) sched.claim(j + 1);
+      });
+    });
+  } else if (wg >= R::kFirstConsumer) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
+    for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int, int g0) {
+      consume<kConsumers, kCtas, true>(p, it, bl, sm, wg - R::kFirstConsumer, 0, g0);
+    });
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
+    for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int j, int g0) {
+      solve(p, it, bl, sm, 0, g0, [&](int over, RawStage<kConsumers, kCtas>& r, uint64_t* bar) {
+        sched.request(p, j + 1, over, r, bar);
+      });
+    });
+  }
+}
+
 }  // namespace gdn2::kernels::fused
 
 namespace gdn2::kernels {
 
+// The kernel of a form: one CTA per item, or the persistent form (one translation unit each).
+template <int kConsumers, int kCtas, bool kPersistent>
+struct FusedEntry {
+  static constexpr auto kernel = fused::fused_kernel<kConsumers, kCtas>;
+};
+template <int kConsumers, int kCtas>
+struct FusedEntry<kConsumers, kCtas, true> {
+  static constexpr auto kernel = fused::fused_persistent_kernel<kConsumers, kCtas>;
+};
+
 // One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
 // memory; no chunk factors. The TMA descriptors of the raw inputs are encoded here, per call.
-template <int kConsumers, int kCtas>
+template <int kConsumers, int kCtas, bool kPersistent = false>
 int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
   using R = Roles<kConsumers, kCtas>;
-  const int smem = int(sizeof(Smem<kConsumers, kCtas>));
+  constexpr auto kernel = FusedEntry<kConsumers, kCtas, kPersistent>::kernel;
+  const int smem = int(sizeof(Smem<kConsumers, kCtas>) + (kPersistent ? sizeof(ItemTable) : 0));
   static std::atomic<uint64_t> smem_set{0};
-  int err = allow_dynamic_smem(fused_kernel<kConsumers, kCtas>, smem, smem_set);
+  int err = allow_dynamic_smem(kernel, smem, smem_set);
   if (err != 0) return err;
   FusedParams p;
   p.r = r;
@@ -1147,16 +1377,20 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   if (err == 0) err = encode_tiled_map(&p.r.value.v_map, kBf16, 2, v.v, value_dims, value16, value_box, kNone);
   if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
   if (err != 0) return err;
-  // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
-  constexpr int64_t kMaxGrid = int64_t(1) << 30;
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
-  p.longest_first = v.seq.N >= 2 && v.seq.N <= kMaxOrderedSequences && items > r.sms && items <= kMaxOrderedRounds * r.sms;
   // The longer of two paths under kAuto's choice on the device is launched behind the shorter one.
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
+  if constexpr (kPersistent) {  // one CTA per SM (fused_persistent: more items than SMs); the call zeroed the claims
+    p.claims = r.fused_claims;
+    return launch_ex(kernel, dim3(unsigned(std::min<int64_t>(items, r.sms))), kThreads, smem, stream, after_prior, 1, p);
+  }
+  // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
+  constexpr int64_t kMaxGrid = int64_t(1) << 30;
+  p.longest_first = v.seq.N >= 2 && v.seq.N <= kMaxOrderedSequences && items > r.sms && items <= kMaxOrderedRounds * r.sms;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
     // The pair forms' CTAs in clusters of two.
-    err = launch_ex(fused_kernel<kConsumers, kCtas>, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
+    err = launch_ex(kernel, dim3(unsigned(grid)), kThreads, smem, stream, after_prior, R::kCtas, p);
     if (err != 0) return err;
   }
   return 0;

@@ -216,6 +216,9 @@ struct RecurrentParams {
   // Under kAuto's choice on the device with the chunked path the longer one: phase 1's work counter,
   // set to 0 by this kernel (the call's first) before anything else, in place of a memset.
   uint64_t* zero_at_start = nullptr;
+  // The fused path's persistent form (fused_persistent): its counter of claimed items, a word of the
+  // workspace's flags that the call zeroes (a memset node before its first kernel).
+  int* fused_claims = nullptr;
 };
 
 // Value checks for validate=True: sets bits of *flags (see ValueFlag).
@@ -272,9 +275,20 @@ inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int
                                      int64_t sequences) {
   return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0 && tokens >= kGvaPairMinMeanTokens * sequences;
 }
+// Past one round of the 128-channel form's CTAs (MHA, or GVA without the pair), on at most
+// kFusedPersistentMaxSequences sequences, that form's persistent kernel (fused_v128_persistent.cu):
+// one CTA per SM taking the items in turn, longest sequences first, each past the first round
+// claimed from a counter in the workspace (RecurrentParams::fused_claims, zeroed by a memset).
+inline constexpr int64_t kFusedPersistentMaxSequences = 256;
+inline constexpr bool fused_persistent(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
+                                       int64_t sequences) {
+  return fused_slices(heads, sms) == 1 && !fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && heads > sms &&
+         sequences <= kFusedPersistentMaxSequences;
+}
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);
 int launch_fused_v128_pair(const RecurrentParams& p, Stream stream);
+int launch_fused_v128_persistent(const RecurrentParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);
 
 #ifdef GDN2_PHASE1_TIMELINE

@@ -268,6 +268,16 @@ std::vector<Case> the_matrix() {
   }
   m.push_back(fused_case(make_case("fault-cu-fused-v128-many", {0, 40, 30, 120, 100}, 34, 34, true, true, false,
                                    true, Fault::kCuSeqlens, /*T=*/200)));
+  // The 128-channel form on persistent CTAs (more items than SMs, at most 256 sequences; the
+  // rand70 cases above and fault-cu-fused-v128-many take it too): 1-block items throughout (the
+  // claims' ring, raw inputs requested across items), and one long sequence among short ones.
+  m.push_back(fused_case(make_case("fused-persistent-1x200", offsets_of(std::vector<int64_t>(200, 1)), 1, 1, true, true,
+                                   false)));
+  {
+    std::vector<int64_t> mixed = random_lengths(60, 1, 40, 139);
+    mixed[3] = 700;
+    m.push_back(fused_case(make_case("fused-persistent-long-60", offsets_of(mixed), 4, 4, true, true, true)));
+  }
 
   // State pools: each kernel that reads or writes states, in place, and with one index past the pool.
   const auto pooled = [&](Case c, Case::Pool mode) {
@@ -285,6 +295,8 @@ std::vector<Case> the_matrix() {
     pooled(fused_case(make_case("fused-pair-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, false)), mode);
     pooled(fused_case(make_case("fused-v128-gva2-34x40", offsets_of(std::vector<int64_t>(34, 40)), 1, 2, true, true,
                                 false)), mode);
+    pooled(fused_case(make_case("fused-persistent-mha-rand70", offsets_of(random_lengths(70, 1, 100, 127)), 2, 2,
+                                true, true, false)), mode);
     pooled(fused_case(make_case("fused-gvapair-300+129+17+1+300", {0, 300, 429, 446, 447, 747}, 8, 32, true, true,
                                 true)), mode);
   }

@@ -275,6 +275,61 @@ def test_fused_gva_pair_longest_first():
     run_case(lengths, 2, 4, initial=True, final=True, decay=("mixed", -50.0), seed=15, algorithm="fused")
 
 
+# The 128-channel form on persistent CTAs (kernel_params.h, fused_persistent: more (sequence, value
+# head) items than SMs, on at most 256 sequences; fused.cuh, fused_persistent_kernel): one CTA per
+# SM takes items in turn, longest sequences first, claiming those past the first round, and runs
+# their blocks as one stream. Every item's arithmetic is the one-CTA-per-item form's, so the call
+# is bit for bit the same sequences in calls of one round of that form each (16 value heads: 8
+# sequences per call on 132 SMs, more than the pair form's 4). The cases: 1-block items throughout
+# (the claims' ring and the raw inputs requested across items), long and short mixed, strong
+# decays (the exact path for A and P), MHA and GVA-4 (sequences shorter than the GVA pair's 128
+# tokens on average), with initial and final states.
+PERSISTENT = {
+    "mha-1x300": ((1,) * 300, 16, 16, None),        # more than 256 sequences: one CTA per item
+    "mha-1x200": ((1,) * 200, 16, 16, None),
+    "mha-rand64": (random_lengths(64, 1, 300, seed=41), 16, 16, None),
+    "mha-rand64-strong": (random_lengths(64, 1, 300, seed=42), 16, 16, ("mixed", -50.0)),
+    "gva4-rand40": (random_lengths(40, 1, 120, seed=43), 4, 16, ("mixed", -50.0)),
+    "mha-one-long": ((700,) + random_lengths(30, 1, 64, seed=44), 16, 16, None),
+}
+
+
+def sequences_of(inp, first, last):
+    """The inputs of sequences [first, last) of `inp` as a call of their own."""
+    cu = inp["cu_seqlens"].tolist()
+    bos, eos = cu[first], cu[last]
+    sub = {name: inp[name][bos:eos] for name in ("q", "k", "v", "g", "b", "w")}
+    sub["cu_seqlens"] = (inp["cu_seqlens"][first:last + 1] - bos).contiguous()
+    sub["initial_state"] = None if inp["initial_state"] is None else inp["initial_state"][first:last]
+    return sub, bos, eos
+
+
+@pytest.mark.parametrize("name", list(PERSISTENT))
+def test_fused_persistent_matches_one_round_calls(name):
+    lengths, hq, hv, decay = PERSISTENT[name]
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    per_call = sms // hv  # a round of the 128-channel form: sms / 2 < per_call hv <= sms
+    assert 2 * per_call * hv > sms and len(lengths) * hv > sms
+    inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, decay=decay, seed=40,
+                      device="cuda", cu_dtype=torch.int32, gen_device="cuda")
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        o, ht = call(inp, output_final_state=True, algorithm="fused")
+        torch.cuda.synchronize()
+    kernels = {e.name for e in prof.events() if "fused" in e.name}
+    persistent = len(lengths) <= 256  # kernel_params.h, kFusedPersistentMaxSequences
+    assert any(("fused_persistent_kernel" in k) == persistent for k in kernels), f"{name}: ran {kernels}"
+    assert all(("fused_persistent_kernel" in k) == persistent for k in kernels), f"{name}: ran {kernels}"
+    check_against_reference(inp, o, ht, f"{name}: ")
+    for first in range(0, len(lengths), per_call):
+        last = min(first + per_call, len(lengths))
+        if (last - first) * hv <= sms // 2:  # a last group that small takes the pair form
+            first = max(0, last - per_call)
+        sub, bos, eos = sequences_of(inp, first, last)
+        o1, ht1 = call(sub, output_final_state=True, algorithm="fused")
+        assert bitwise_equal(o[bos:eos], o1), f"sequences {first}..{last - 1}: output differs"
+        assert bitwise_equal(ht[first:last], ht1), f"sequences {first}..{last - 1}: final state differs"
+
+
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
 @pytest.mark.parametrize("hv", FUSED_FORMS, ids=[f"hv{h}" for h in FUSED_FORMS])
 @pytest.mark.parametrize("algorithm", ONE_LAUNCH)

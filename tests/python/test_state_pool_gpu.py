@@ -7,7 +7,8 @@ equal to the plain call on the gathered states, on every path and form of the ke
   * the chunked path's three state passes (32 value channels per CTA, alone and beside phase 1;
     64; 128, longest first);
   * the recurrent path;
-  * the fused path's pair form, plain 128-channel form and GVA pair.
+  * the fused path's pair form, plain 128-channel form (one round, and on persistent CTAs) and
+    GVA pair.
 Each case also checks that no slot other than those written changes (the padding between slots of
 a strided pool included), that negative indices mean "no state", that an index past the pool
 touches no state and makes only its own sequence's rows NaN, and that validate=True names it.
@@ -34,7 +35,8 @@ CASES = {
     "chunked-v128": (random_lengths(40, 1, 200, seed=22), 2, 4, "chunked"),
     "recurrent": (random_lengths(20, 1, 40, seed=23), 2, 4, "recurrent"),
     "fused-pair": ((300, 129, 17, 1), 4, 8, "fused"),
-    "fused-v128": ((8,) * 40, 16, 32, "fused"),
+    "fused-v128": ((8, 300, 40, 1), 16, 32, "fused"),             # one round: one CTA per item
+    "fused-v128-persistent": ((8,) * 40, 16, 32, "fused"),         # fused_persistent
     "fused-gva-pair": ((300, 129, 40, 17, 1, 300), 16, 32, "fused"),
 }
 
@@ -165,7 +167,7 @@ def test_allocating_call_with_initial_indices():
 
 @pytest.mark.parametrize("which", ["initial", "final"])
 @pytest.mark.parametrize("name", ["chunked-v32", "chunked-v32-overlapped", "chunked-v128", "recurrent",
-                                  "fused-pair", "fused-v128", "fused-gva-pair"])
+                                  "fused-pair", "fused-v128", "fused-v128-persistent", "fused-gva-pair"])
 def test_index_past_the_pool(name, which):
     """One sequence's index past its pool: that sequence's output rows are NaN and no state is
     read or written for it; every other sequence is as in a call without it."""

@@ -1,0 +1,8 @@
+// The fused path's 128-channel form on persistent CTAs (fused.cuh, fused_persistent_kernel): past one
+// round of that form's CTAs, one CTA per SM takes the (sequence, value head) items in turn, longest
+// sequences first, and runs their blocks as one stream (kernel_params.h, fused_persistent).
+#include "kernels/fused.cuh"
+
+namespace gdn2::kernels {
+int launch_fused_v128_persistent(const RecurrentParams& p, Stream stream) { return launch_fused<2, 1, true>(p, stream); }
+}  // namespace gdn2::kernels
