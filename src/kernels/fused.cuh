@@ -1060,6 +1060,16 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
 
+#ifdef GDN2_PHASE1_TIMELINE
+// Thread 0: the CTA's SM and start in the timeline.
+__device__ __forceinline__ void mark_cta_start(const FusedParams& p, long long start_ns) {
+  uint32_t sm_id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+  GDN2_FUSED_MARK(kFusedSm, sm_id);
+  GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+}
+#endif
+
 // Thread 0, before the roles start: the barriers (their arrival counts), and the TMA descriptors
 // prefetched.
 template <int kConsumers, int kCtas>
@@ -1132,10 +1142,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const Blocks bl = item_blocks(it);
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0) {
-    uint32_t sm_id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
-    GDN2_FUSED_MARK(kFusedSm, sm_id);
-    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
+    mark_cta_start(p, start_ns);
     GDN2_FUSED_MARK(kFusedSequence, it.s);
     GDN2_FUSED_MARK(kFusedBlocks, bl.count);
   }
@@ -1289,12 +1296,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   });
   const Schedule sched{&tab, p.claims, items, pv.Hv, pv.Hv / pv.Hq};
 #ifdef GDN2_PHASE1_TIMELINE
-  if (threadIdx.x == 0) {
-    uint32_t sm_id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
-    GDN2_FUSED_MARK(kFusedSm, sm_id);
-    GDN2_FUSED_MARK(kFusedStartNs, start_ns);
-  }
+  if (threadIdx.x == 0) mark_cta_start(p, start_ns);
 #endif
   if (threadIdx.x == 0) {
     init_barriers(p, sm, 0);
