@@ -1384,6 +1384,7 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
   if constexpr (kPersistent) {  // one CTA per SM (fused_persistent: more items than SMs); the call zeroed the claims
     p.claims = r.fused_claims;
+    if (p.claims == nullptr) return int(cudaErrorInvalidValue);  // the call zeroes it (src/launch.cu)
     return launch_ex(kernel, dim3(unsigned(std::min<int64_t>(items, r.sms))), kThreads, smem, stream, after_prior, 1, p);
   }
   // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
