@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 5: the branch's final build (the persistent form and kAuto's estimate of it,
+# Call 5 (NOT RUN: the session's device time ran out): the branch's final build (the persistent form and kAuto's estimate of it,
 # kFusedV128Persistent): kAuto's GPU tests (its picks, the device's choice, the hint), the
 # persistent form's tests, the whole benchmark table with the hint, and the batch rows without it
 # (the device's choice).
