@@ -839,14 +839,20 @@ int main(int argc, char** argv) {
                         : heads * 4 <= sms                    ? 0
                         : heads * 2 <= sms                    ? 1
                                                               : 2;
+    // The fused 128-channel form past one round: on persistent CTAs up to 256 sequences without the
+    // GVA pair (kernel_params.h, fused_persistent), else one CTA per item, longest first up to 8
+    // rounds of 256 sequences (fused.cuh).
+    const bool gva_pair = c.Hv / c.Hq % 2 == 0 && c.T >= 128 * c.N();
+    const bool persistent = variant == 5 && heads > sms && c.N() <= 256 && !gva_pair;
     const bool ordered = (variant == 2 && heads > sms && c.N() > 1) ||  // src/launch.cu
-                         (variant == 5 && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);  // fused.cuh
+                         (variant == 5 && !persistent && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
     const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
-    std::printf("case %-26s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s %s%s%s%s%s%s\n",
+    std::printf("case %-26s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s %s%s%s%s%s%s%s\n",
                 c.name.c_str(), (long long)c.T, (long long)c.N(), c.Hq, c.Hv, mode_name(c.h0, c.ht),
                 c.cu64 ? "int64" : "int32", kVariants[variant],
                 c.algorithm == gdn2::Algorithm::kAuto ? " (auto)" : "", ordered ? " ordered" : "",
+                persistent ? " persistent" : "",
                 overlapped ? " overlapped" : "", c.validate ? " validate" : "",
                 c.fault == Fault::kNone ? "" : " OUT-OF-CONTRACT");
     std::fflush(stdout);
