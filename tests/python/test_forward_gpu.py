@@ -291,6 +291,10 @@ PERSISTENT = {
     "mha-rand64-strong": (random_lengths(64, 1, 300, seed=42), 16, 16, ("mixed", -50.0)),
     "gva4-rand40": (random_lengths(40, 1, 120, seed=43), 4, 16, ("mixed", -50.0)),
     "mha-one-long": ((700,) + random_lengths(30, 1, 64, seed=44), 16, 16, None),
+    # The GVA pair on persistent clusters (kernel_params.h, fused_gva_pair_persistent): sequences of
+    # 128 tokens and more, 32 value heads in pairs; one round of its clusters is 4 sequences.
+    "gva2-pair-rand24": (random_lengths(24, 128, 400, seed=46), 16, 32, ("mixed", -50.0)),
+    "gva4-pair-rand20": ((1024,) + random_lengths(19, 128, 300, seed=47), 8, 32, None),
 }
 
 
