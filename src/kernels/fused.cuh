@@ -1198,8 +1198,10 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 // docs/performance.md.) The claims go into a ring of kQueue entries, each completing its barrier
 // once per use; every role reads an entry when it reaches that item. The ring cannot wrap onto an
 // unread entry: the producer runs at most kSlots blocks ahead of the consumers (the slots), so it
-// claims at most kSlots + 2 items past the consumers' (each item has at least one block).
-constexpr int kQueue = 8;
+// claims at most kSlots + 2 items past the consumers' (each item has at least one block); in the
+// GVA pair the solvers may lag further (each CTA's solvers take every fourth block), so the ring
+// has twice the entries that the one-CTA form needs.
+constexpr int kQueue = 16;
 constexpr int kClaimAhead = 3;
 // Blocks from the end at which the next item is claimed: kClaimAhead where the CTA forms every
 // block; one more in the GVA pair, where the claiming CTA forms every other one.
@@ -1230,8 +1232,9 @@ struct Schedule {
     else mbarrier_wait(&tab->queued[j % kQueue], uint32_t(j / kQueue) & 1);
     return tab->pos[j % kQueue];
   }
-  // One thread (in the GVA pair, of the cluster's CTA 0): claims the CTA's (the cluster's) j-th item.
-  __device__ __forceinline__ void claim(int j) const {
+  // One thread (in the GVA pair, of the cluster's CTA 0): claims the CTA's (the cluster's) j-th
+  // item; its position (-1: none left).
+  __device__ __forceinline__ int claim(int j) const {
     const int c = int(gridDim.x) / kCtas + atomicAdd(p.claims, 1);
     const int pos = c < items() ? c : -1;
     tab->pos[j % kQueue] = pos;
@@ -1240,7 +1243,9 @@ struct Schedule {
       st_shared_cluster(peer_address(&tab->pos[j % kQueue], 1), pos);
       mbarrier_arrive_remote_release_cluster(peer_address(&tab->queued[j % kQueue], 1));
     }
+    return pos;
   }
+  __device__ __forceinline__ int blocks(int pos) const { return (tab->tokens[pos / per_seq()] + kBlk - 1) / kBlk; }
   // Position pos of the list: rank pos / per_seq, value head kCtas (pos % per_seq) + rank.
   __device__ __forceinline__ SliceItem item(int pos) const {
     const int r = pos / per_seq();
@@ -1324,10 +1329,21 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
 #endif
   // Item 0 (the CTA's, or the cluster's, index), and item 1 where item 0 is too short for produce's
   // claim below (kClaimAt); then the first two own blocks' raw inputs.
+  // In the GVA pair the first requests reach block 3 (CTA 1's second own block), so CTA 0 claims
+  // items until they cover blocks 0-3 (`claimed`: the last item claimed so far, thread 0 of CTA 0).
+  int claimed = 0;
   auto first_items = [&] {
     tab.pos[0] = unit;  // < items: the grid is at most one CTA (cluster) per item
     mbarrier_arrive(&tab.queued[0]);
-    if (rank == 0 && item_blocks(sched.item(unit)).count <= kClaimAt<kCtas>) sched.claim(1);
+    if constexpr (kCtas == 1) {
+      if (item_blocks(sched.item(unit)).count <= kClaimAt<kCtas>) sched.claim(1);
+    } else if (rank == 0) {
+      for (int blocks = sched.blocks(unit); blocks < 2 * kCtas;) {
+        const int pos = sched.claim(++claimed);
+        if (pos < 0) break;
+        blocks += sched.blocks(pos);
+      }
+    }
     for (int k = 0; k < 2; ++k) sched.request(0, rank + kCtas * k, sm.raw[k], &sm.raw_full[k]);
   };
   if (threadIdx.x == 0) {
@@ -1358,15 +1374,22 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
           if (threadIdx.x == 0 && n == at && (j > 0 || at > 0)) sched.claim(j + 1);
         });
       } else {
-        const bool early = bl.count <= kClaimAt<kCtas>;
+        // (Item j + 1 may be claimed already: first_items claims up to block 3.)
         const bool claims = threadIdx.x == 0 && rank == 0;
-        if (claims && early && j > 0) sched.claim(j + 1);
-        const int at = bl.count - kClaimAt<kCtas>;
-        bool claimed = early;
-        produce(p, it, bl, sm, rank, g0, [&](int n) {
-          if (claims && !claimed && n >= at) {
+        auto claim_next = [&] {
+          if (claims && j + 1 > claimed) {
             sched.claim(j + 1);
-            claimed = true;
+            claimed = j + 1;
+          }
+        };
+        const bool early = bl.count <= kClaimAt<kCtas>;
+        if (early) claim_next();
+        const int at = bl.count - kClaimAt<kCtas>;
+        bool done = early;
+        produce(p, it, bl, sm, rank, g0, [&](int n) {
+          if (!done && n >= at) {
+            claim_next();
+            done = true;
           }
         });
       }
