@@ -83,7 +83,9 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
 // the two paths' kernels. Null elsewhere.
 int* fused_claims(const ForwardArgs& a, const ProblemShape& sh, const LaunchPlan& plan) {
   const bool fused = plan.longer == Algorithm::kFused || (plan.on_device() && plan.shorter == Algorithm::kFused);
-  if (!fused || !kernels::fused_persistent(sh.N * sh.Hv, multiprocessor_count(a.q.device), sh.Hq, sh.Hv, sh.T, sh.N))
+  const int64_t sms = multiprocessor_count(a.q.device);
+  if (!fused || (!kernels::fused_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N) &&
+                 !kernels::fused_gva_pair_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N)))
     return nullptr;
   return at<int>(a.workspace, workspace_layout(sh.T, sh.N, sh.Hq).flags + kFusedClaimsOffset);
 }
@@ -104,6 +106,8 @@ int launch_one_kernel(const ForwardArgs& a, const ProblemShape& sh, bool fused, 
   r.fused_claims = c.fused_claims;
   if (!fused) return kernels::launch_recurrent(r, stream);
   if (kernels::fused_slices(sh.N * sh.Hv, r.sms) == 2) return kernels::launch_fused_v64(r, stream);
+  if (kernels::fused_gva_pair_persistent(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N))
+    return kernels::launch_fused_v128_pair_persistent(r, stream);
   if (kernels::fused_gva_pair(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N)) return kernels::launch_fused_v128_pair(r, stream);
   if (kernels::fused_persistent(sh.N * sh.Hv, r.sms, sh.Hq, sh.Hv, sh.T, sh.N)) return kernels::launch_fused_v128_persistent(r, stream);
   return kernels::launch_fused_v128(r, stream);

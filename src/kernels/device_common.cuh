@@ -270,6 +270,24 @@ __device__ __forceinline__ uint32_t peer_address(const void* p, uint32_t rank) {
 __device__ __forceinline__ void mbarrier_arrive_remote(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
+// The same with release at cluster scope: this thread's earlier writes into that CTA's shared memory
+// (st_shared_cluster) are visible to a thread there that waits with mbarrier_wait_acquire_cluster.
+__device__ __forceinline__ void mbarrier_arrive_remote_release_cluster(uint32_t bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+// A 4-byte store into another CTA's shared memory (its shared::cluster address).
+__device__ __forceinline__ void st_shared_cluster(uint32_t addr, int value) {
+  asm volatile("st.shared::cluster.u32 [%0], %1;\n" ::"r"(addr), "r"(value) : "memory");
+}
+// mbarrier_wait with acquire at cluster scope (what another CTA released into this one, above).
+__device__ __forceinline__ void mbarrier_wait_acquire_cluster(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n .reg .pred done;\n WAIT:\n"
+      " mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity)
+      : "memory");
+}
 // `bytes` (a multiple of 16, both 16-byte aligned) of this CTA's shared memory into another CTA's
 // (dst and bar: shared::cluster addresses), counted on that CTA's barrier `bar`.
 __device__ __forceinline__ void bulk_copy_to_peer(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {

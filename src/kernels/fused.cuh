@@ -630,8 +630,11 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
   const float scale = p.r.value.scale;
   // The CTA's own blocks m (block n = rank + kCtas m), every other one per solver: solver w those
   // with g0 + m = w (mod 2).
-  for (int n = rank + R::kCtas * (g0 == 0 ? w : (w - g0) & 1); n < bl.count; n += R::kCtas * kSolvers) {
-    const int m = (n - rank) / R::kCtas, gn = g0 + n, gm = g0 + m;
+  // (g0 + n = rank + kCtas w modulo kCtas kSolvers.)
+  for (int n = R::kCtas == 1 || g0 == 0 ? rank + R::kCtas * (g0 == 0 ? w : (w - g0) & 1) : (rank + R::kCtas * w - g0) & 3;
+       n < bl.count; n += R::kCtas * kSolvers) {
+    const int m = (n - rank) / R::kCtas, gn = g0 + n;
+    const int gm = R::kCtas == 1 ? g0 + m : g0 == 0 ? m : (gn - rank) / R::kCtas;
     const int si = gn & (R::kSlots - 1);
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
     const StageTile& stage = sm.stage[gm & 1];
@@ -722,8 +725,10 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
   int exact_blocks = 0;
 #endif
   // The CTA's own blocks m: block n = rank + kCtas m.
-  for (int n = rank; n < bl.count; n += R::kCtas) {
-    const int m = (n - rank) / R::kCtas, gn = g0 + n, gm = g0 + m;
+  // Own blocks: g = g0 + n with g % kCtas = rank; own block counter gm = (g - rank) / kCtas.
+  for (int n = R::kCtas == 1 || g0 == 0 ? rank : (rank - g0) & 1; n < bl.count; n += R::kCtas) {
+    const int m = (n - rank) / R::kCtas, gn = g0 + n;
+    const int gm = R::kCtas == 1 ? g0 + m : g0 == 0 ? m : (gn - rank) / R::kCtas;
     const int si = gn & (R::kSlots - 1);
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
     RawStage<kConsumers, kCtas>& raw = sm.raw[gm & 1];
@@ -899,7 +904,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   // on an H200 (by 2-3% on the 128-channel form, up to 2% on the pair forms), through ptxas's
   // schedule of every role's loop, not through more or less work
   // (bench/results/2026-12-06-regress/).
-  auto item_state = [&] { return R::kCtas == 1 ? state_offsets(pv, it.s, it.h, it.v0) : sm.state; };
+  auto item_state = [&] { return R::kCtas == 1 || kPersistent ? state_offsets(pv, it.s, it.h, it.v0) : sm.state; };
   auto state_at = [&](int j, int h, int e) { return (row + 8 * h) * kK + 8 * j + 4 * e + tq; };
   const StateOffsets first = item_state();
   const bool bad = kPersistent && first.bad();
@@ -913,7 +918,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     const int gn = g0 + n;
     const int si = gn & (R::kSlots - 1);
     const uint32_t parity = uint32_t(gn >> R::kSlotsLog2) & 1;
-    const bool own = R::kCtas == 1 || (n & 1) == rank;  // formed by this CTA
+    const bool own = R::kCtas == 1 || (gn & 1) == rank;  // formed by this CTA
     Slot<kConsumers, kCtas>& slot = sm.slot[si];
     float* const kq = sm.kq[gn % R::kKqRing];
     const uint64_t kq_desc = sw128_desc<kKqRows>(kq, 0);
@@ -1193,9 +1198,15 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 // docs/performance.md.) The claims go into a ring of kQueue entries, each completing its barrier
 // once per use; every role reads an entry when it reaches that item. The ring cannot wrap onto an
 // unread entry: the producer runs at most kSlots blocks ahead of the consumers (the slots), so it
-// claims at most kSlots + 2 items past the consumers' (each item has at least one block).
-constexpr int kQueue = 8;
+// claims at most kSlots + 2 items past the consumers' (each item has at least one block); in the
+// GVA pair the solvers may lag further (each CTA's solvers take every fourth block), so the ring
+// has twice the entries that the one-CTA form needs.
+constexpr int kQueue = 16;
 constexpr int kClaimAhead = 3;
+// Blocks from the end at which the next item is claimed: kClaimAhead where the CTA forms every
+// block; one more in the GVA pair, where the claiming CTA forms every other one.
+template <int kCtas>
+constexpr int kClaimAt = kClaimAhead + kCtas - 1;
 static_assert(kFusedPersistentMaxSequences == kMaxOrderedSequences, "one thread per sequence ranks it");
 struct ItemTable {
   uint64_t queued[kQueue];  // entry j % kQueue written (phase (j / kQueue) & 1)
@@ -1204,29 +1215,44 @@ struct ItemTable {
   int seq[kMaxOrderedSequences], bos[kMaxOrderedSequences], tokens[kMaxOrderedSequences];
 };
 
+// kCtas: CTAs per item, 1, or the GVA pair's cluster of 2.
+// The sizes come from the kernel's parameters (constant memory) each time, so that nothing of them
+// stays live in the roles' registers (the GVA pair's solvers spilled with them held).
+template <int kCtas>
 struct Schedule {
+  const FusedParams& p;
   ItemTable* tab;
-  int* claims;   // the workspace's counter of claims past the first round
-  int items;     // N Hv <= kFusedPersistentMaxSequences x kMaxHeads
-  int hv, group; // value heads, and per key head
-  // The CTA's j-th item's position, once claimed (-1: none).
+  int rank;      // this CTA's in the cluster (0 where kCtas = 1)
+  __device__ __forceinline__ int per_seq() const { return p.r.value.Hv / kCtas; }  // items per sequence
+  __device__ __forceinline__ int items() const { return p.r.value.seq.N * per_seq(); }  // <= 2^28
+  // The CTA's j-th item's position, once claimed (-1: none). In the GVA pair the claims come from
+  // the cluster's CTA 0 (claim): acquire at cluster scope.
   __device__ __forceinline__ int position(int j) const {
-    mbarrier_wait(&tab->queued[j % kQueue], uint32_t(j / kQueue) & 1);
+    if constexpr (kCtas == 2) mbarrier_wait_acquire_cluster(&tab->queued[j % kQueue], uint32_t(j / kQueue) & 1);
+    else mbarrier_wait(&tab->queued[j % kQueue], uint32_t(j / kQueue) & 1);
     return tab->pos[j % kQueue];
   }
-  // One thread: claims the CTA's j-th item.
-  __device__ __forceinline__ void claim(int j) const {
-    const int c = int(gridDim.x) + atomicAdd(claims, 1);
-    tab->pos[j % kQueue] = c < items ? c : -1;
+  // One thread (in the GVA pair, of the cluster's CTA 0): claims the CTA's (the cluster's) j-th
+  // item; its position (-1: none left).
+  __device__ __forceinline__ int claim(int j) const {
+    const int c = int(gridDim.x) / kCtas + atomicAdd(p.claims, 1);
+    const int pos = c < items() ? c : -1;
+    tab->pos[j % kQueue] = pos;
     mbarrier_arrive(&tab->queued[j % kQueue]);
+    if constexpr (kCtas == 2) {  // the same entry in the other CTA, released to it at cluster scope
+      st_shared_cluster(peer_address(&tab->pos[j % kQueue], 1), pos);
+      mbarrier_arrive_remote_release_cluster(peer_address(&tab->queued[j % kQueue], 1));
+    }
+    return pos;
   }
-  // Position pos of the list: rank pos / Hv, value head pos % Hv.
+  __device__ __forceinline__ int blocks(int pos) const { return (tab->tokens[pos / per_seq()] + kBlk - 1) / kBlk; }
+  // Position pos of the list: rank pos / per_seq, value head kCtas (pos % per_seq) + rank.
   __device__ __forceinline__ SliceItem item(int pos) const {
-    const int r = pos / hv;
+    const int r = pos / per_seq();
     SliceItem it;
-    it.h = pos - r * hv;
+    it.h = kCtas == 1 ? pos - r * per_seq() : (pos - r * per_seq()) * kCtas + rank;
     it.s = tab->seq[r];
-    it.hk = it.h / group;
+    it.hk = it.h / (p.r.value.Hv / p.r.value.Hq);
     it.v0 = 0;
     it.sb = SeqBounds{tab->bos[r], int64_t(tab->bos[r]) + tab->tokens[r]};
     return it;
@@ -1234,7 +1260,7 @@ struct Schedule {
   // One thread: the raw inputs of block `over` counted from the first block of the CTA's j-th item
   // (in a later item where it is past that one's last), if there is such a block.
   template <class Stage>
-  __device__ __forceinline__ void request(const FusedParams& p, int j, int over, Stage& r, uint64_t* bar) const {
+  __device__ __forceinline__ void request(int j, int over, Stage& r, uint64_t* bar) const {
     for (;; ++j) {
       const int pos = position(j);
       if (pos < 0) return;
@@ -1250,8 +1276,8 @@ struct Schedule {
 };
 
 // Each role's walk over the CTA's items: body(it, bl, j, g0) per item, g0 its first block's g.
-template <class Body>
-__device__ __forceinline__ void for_each_item(const Schedule& sched, Body body) {
+template <class Sched, class Body>
+__device__ __forceinline__ void for_each_item(const Sched& sched, Body body) {
   int g0 = 0;
   for (int j = 0;; ++j) {
     const int pos = sched.position(j);
@@ -1263,9 +1289,11 @@ __device__ __forceinline__ void for_each_item(const Schedule& sched, Body body) 
   }
 }
 
+// The 128-channel form (kCtas = 1) or its GVA pair (kCtas = 2: a cluster per item, both CTAs
+// walking the same items, the claims made by the cluster's CTA 0 and written into both).
 template <int kConsumers, int kCtas>
 __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __grid_constant__ FusedParams p) {
-  static_assert(kConsumers == 2 && kCtas == 1, "the 128-channel form");
+  static_assert(kConsumers == 2, "the 128-channel form");
   using R = Roles<kConsumers, kCtas>;
   extern __shared__ __align__(1024) float4 smem_raw[];
   Smem<kConsumers, kCtas>& sm = *reinterpret_cast<Smem<kConsumers, kCtas>*>(smem_raw);
@@ -1279,11 +1307,12 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
   const bool chosen = path_is_chosen<kThreads>(pv.seq);
   if (choice) wait_for_prior_grid();
-  if (!chosen) return;
-  const int items = pv.seq.N * pv.Hv;
+  if (!chosen) return;  // both CTAs of a pair alike
+  const int rank = kCtas == 2 ? int(cluster_rank()) : 0;
+  const int items = pv.seq.N * (pv.Hv / kCtas), unit = int(blockIdx.x) / kCtas, units = int(gridDim.x) / kCtas;
   if (cu_seqlens_fault<kThreads>(pv.seq)) {  // NaN in every output row and state, items in turn
-    for (int pos = blockIdx.x; pos < items; pos += gridDim.x) {
-      const SliceItem it = slice_item<R::kSlices>(pv, pos);
+    for (int pos = unit; pos < items; pos += units) {
+      const SliceItem it = slice_item<R::kSlices>(pv, int64_t(pos) * kCtas + rank);
       fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, state_offsets(pv, it.s, it.h, it.v0).ht);
     }
     return;
@@ -1294,46 +1323,92 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
     tab.bos[r] = int(sb.bos);
     tab.tokens[r] = int(sb.eos - sb.bos);
   });
-  const Schedule sched{&tab, p.claims, items, pv.Hv, pv.Hv / pv.Hq};
+  const Schedule<kCtas> sched{p, &tab, rank};
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0) mark_cta_start(p, start_ns);
 #endif
+  // Item 0 (the CTA's, or the cluster's, index), and item 1 where item 0 is too short for produce's
+  // claim below (kClaimAt); then the first two own blocks' raw inputs.
+  // In the GVA pair the first requests reach block 3 (CTA 1's second own block), so CTA 0 claims
+  // items until they cover blocks 0-3 (`claimed`: the last item claimed so far, thread 0 of CTA 0).
+  int claimed = 0;
+  auto first_items = [&] {
+    tab.pos[0] = unit;  // < items: the grid is at most one CTA (cluster) per item
+    mbarrier_arrive(&tab.queued[0]);
+    if constexpr (kCtas == 1) {
+      if (item_blocks(sched.item(unit)).count <= kClaimAt<kCtas>) sched.claim(1);
+    } else if (rank == 0) {
+      for (int blocks = sched.blocks(unit); blocks < 2 * kCtas;) {
+        const int pos = sched.claim(++claimed);
+        if (pos < 0) break;
+        blocks += sched.blocks(pos);
+      }
+    }
+    for (int k = 0; k < 2; ++k) sched.request(0, rank + kCtas * k, sm.raw[k], &sm.raw_full[k]);
+  };
   if (threadIdx.x == 0) {
-    init_barriers(p, sm, 0);
+    init_barriers(p, sm, rank);
     for (int k = 0; k < kQueue; ++k) mbarrier_init(&tab.queued[k], 1);
     fence_barrier_init();
-    tab.pos[0] = int(blockIdx.x);  // < items: the grid is at most one CTA per item
-    mbarrier_arrive(&tab.queued[0]);
-    // The claim of item 1 where item 0 is that short (produce's on_block does it elsewhere).
-    if (item_blocks(sched.item(int(blockIdx.x))).count <= kClaimAhead) sched.claim(1);
-    for (int k = 0; k < 2; ++k) sched.request(p, 0, k, sm.raw[k], &sm.raw_full[k]);
+    if constexpr (kCtas == 1) first_items();
   }
-  __syncthreads();
+  if constexpr (kCtas == 2) {
+    cluster_sync();  // both CTAs' barriers initialised before CTA 0's claims arrive on CTA 1's
+    if (threadIdx.x == 0) first_items();
+  } else {
+    __syncthreads();
+  }
   const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
     for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int j, int g0) {
-      // The next item's claim, kClaimAhead blocks before this one's end (item 0's where it is that
-      // short: the prologue above). Every item has a block (cu_seqlens_fault: no empty sequence
-      // passes), so each claims its successor once; an item of none would leave it unclaimed.
-      const int at = max(0, bl.count - kClaimAhead);
-      produce(p, it, bl, sm, 0, g0, [&](int n) {
-        if (threadIdx.x == 0 && n == at && (j > 0 || at > 0)) sched.claim(j + 1);
-      });
+      // The next item's claim (the cluster's CTA 0's), kClaimAhead blocks before this one's end:
+      // at the start of block count - kClaimAhead where the CTA forms every block, at its first
+      // own block from count - kClaimAhead - 1 in the GVA pair (each CTA forms every other); at
+      // the item's start where it is that short (item 0's: first_items above). Every item has a
+      // block (cu_seqlens_fault: no empty sequence passes), so each claims its successor once;
+      // an item of none would leave it unclaimed.
+      if constexpr (kCtas == 1) {
+        const int at = max(0, bl.count - kClaimAhead);
+        produce(p, it, bl, sm, 0, g0, [&](int n) {
+          if (threadIdx.x == 0 && n == at && (j > 0 || at > 0)) sched.claim(j + 1);
+        });
+      } else {
+        // (Item j + 1 may be claimed already: first_items claims up to block 3.)
+        const bool claims = threadIdx.x == 0 && rank == 0;
+        auto claim_next = [&] {
+          if (claims && j + 1 > claimed) {
+            sched.claim(j + 1);
+            claimed = j + 1;
+          }
+        };
+        const bool early = bl.count <= kClaimAt<kCtas>;
+        if (early) claim_next();
+        const int at = bl.count - kClaimAt<kCtas>;
+        bool done = early;
+        produce(p, it, bl, sm, rank, g0, [&](int n) {
+          if (!done && n >= at) {
+            claim_next();
+            done = true;
+          }
+        });
+      }
     });
   } else if (wg >= R::kFirstConsumer) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
     for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int, int g0) {
-      consume<kConsumers, kCtas, true>(p, it, bl, sm, wg - R::kFirstConsumer, 0, g0);
+      consume<kConsumers, kCtas, true>(p, it, bl, sm, wg - R::kFirstConsumer, rank, g0);
     });
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
     for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int j, int g0) {
-      solve(p, it, bl, sm, 0, g0, [&](int over, RawStage<kConsumers, kCtas>& r, uint64_t* bar) {
-        sched.request(p, j + 1, over, r, bar);
+      solve(p, it, bl, sm, rank, g0, [&](int over, RawStage<kConsumers, kCtas>& r, uint64_t* bar) {
+        sched.request(j + 1, over, r, bar);
       });
     });
   }
+  // Neither CTA of a pair exits while the other may still arrive on its barriers or copy into it.
+  if constexpr (kCtas == 2) cluster_sync();
 }
 
 }  // namespace gdn2::kernels::fused
@@ -1382,10 +1457,11 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
   // The longer of two paths under kAuto's choice on the device is launched behind the shorter one.
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
-  if constexpr (kPersistent) {  // one CTA per SM (fused_persistent: more items than SMs); the call zeroed the claims
+  if constexpr (kPersistent) {  // one CTA (GVA pair: cluster) per SM (pair), more items than that; the call zeroed the claims
     p.claims = r.fused_claims;
     if (p.claims == nullptr) return int(cudaErrorInvalidValue);  // the call zeroes it (src/launch.cu)
-    return launch_ex(kernel, dim3(unsigned(std::min<int64_t>(items, r.sms))), kThreads, smem, stream, after_prior, 1, p);
+    const int64_t units = std::min<int64_t>(items / R::kCtas, r.sms / R::kCtas);
+    return launch_ex(kernel, dim3(unsigned(units * R::kCtas)), kThreads, smem, stream, after_prior, R::kCtas, p);
   }
   // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
   constexpr int64_t kMaxGrid = int64_t(1) << 30;

@@ -240,6 +240,10 @@ std::vector<Case> the_matrix() {
   m.push_back(fused_case(gva_pair_strong));
   m.push_back(fused_case(make_case("fault-cu-fused-gvapair", {0, 140, 130, 400, 600}, 16, 32, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/600)));
+  // The same past one round of the pair's clusters: its persistent form (kernel_params.h,
+  // fused_gva_pair_persistent), as fused-gvapair-strong-300+129+17+1+300 (96 clusters) takes it.
+  m.push_back(fused_case(make_case("fault-cu-fused-gvapair-persistent", {0, 140, 130, 400, 600, 800, 1000}, 16, 32, true,
+                                   true, false, true, Fault::kCuSeqlens, /*T=*/1000)));
   m.push_back(fused_case(make_case("fused-v128-mha-T33", {0, 33}, 72, 72, true, false, false)));
   m.push_back(fused_case(make_case("fault-cu-fused-v128", {0, 40, 30, 120, 100}, 17, 17, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/200)));
@@ -843,7 +847,7 @@ int main(int argc, char** argv) {
     // GVA pair (kernel_params.h, fused_persistent), else one CTA per item, longest first up to 8
     // rounds of 256 sequences (fused.cuh).
     const bool gva_pair = c.Hv / c.Hq % 2 == 0 && c.T >= 128 * c.N();
-    const bool persistent = variant == 5 && heads > sms && c.N() <= 256 && !gva_pair;
+    const bool persistent = variant == 5 && c.N() <= 256 && (gva_pair ? heads / 2 > sms / 2 : heads > sms);
     const bool ordered = (variant == 2 && heads > sms && c.N() > 1) ||  // src/launch.cu
                          (variant == 5 && !persistent && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;

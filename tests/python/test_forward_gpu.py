@@ -12,6 +12,7 @@ CUDA-graph replay is bitwise equal to the eager call.
 
 import itertools
 import math
+import re
 
 import pytest
 
@@ -291,6 +292,12 @@ PERSISTENT = {
     "mha-rand64-strong": (random_lengths(64, 1, 300, seed=42), 16, 16, ("mixed", -50.0)),
     "gva4-rand40": (random_lengths(40, 1, 120, seed=43), 4, 16, ("mixed", -50.0)),
     "mha-one-long": ((700,) + random_lengths(30, 1, 64, seed=44), 16, 16, None),
+    # The GVA pair on persistent clusters (kernel_params.h, fused_gva_pair_persistent): sequences of
+    # 128 tokens and more, 32 value heads in pairs; one round of its clusters is 4 sequences.
+    "gva2-pair-rand24": (random_lengths(24, 128, 400, seed=46), 16, 32, ("mixed", -50.0)),
+    "gva4-pair-rand20": ((1024,) + random_lengths(19, 128, 300, seed=47), 8, 32, None),
+    # Clusters whose first items are one block each: the first requests reach into later items.
+    "gva2-pair-short-tail": ((600,) * 4 + (8,) * 8, 16, 32, None),
 }
 
 
@@ -317,8 +324,9 @@ def test_fused_persistent_matches_one_round_calls(name):
         torch.cuda.synchronize()
     kernels = {e.name for e in prof.events() if "fused" in e.name}
     persistent = len(lengths) <= 256  # kernel_params.h, kFusedPersistentMaxSequences
-    assert any(("fused_persistent_kernel" in k) == persistent for k in kernels), f"{name}: ran {kernels}"
-    assert all(("fused_persistent_kernel" in k) == persistent for k in kernels), f"{name}: ran {kernels}"
+    form = re.compile(r"fused_persistent_kernel<2,\s*%d>" % (2 if "pair" in name else 1))
+    assert any(bool(form.search(k)) == persistent for k in kernels), f"{name}: ran {kernels}"
+    assert all(bool(form.search(k)) == persistent for k in kernels), f"{name}: ran {kernels}"
     check_against_reference(inp, o, ht, f"{name}: ")
     for first in range(0, len(lengths), per_call):
         last = min(first + per_call, len(lengths))

@@ -1,0 +1,9 @@
+// The fused path's GVA pair on persistent clusters (fused.cuh, fused_persistent_kernel<2, 2>): past
+// one round of the pair's clusters, a cluster per two SMs takes the (sequence, pair of value heads)
+// items in turn, longest sequences first, and runs their blocks as one stream
+// (kernel_params.h, fused_gva_pair_persistent).
+#include "kernels/fused.cuh"
+
+namespace gdn2::kernels {
+int launch_fused_v128_pair_persistent(const RecurrentParams& p, Stream stream) { return launch_fused<2, 2, true>(p, stream); }
+}  // namespace gdn2::kernels
