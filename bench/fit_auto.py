@@ -57,7 +57,7 @@ FUSED_MARGIN = {2: 1.05, 1: 1.0}
 # that form on persistent CTAs.
 FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)",
               3: "v128 persistent (1 item per head, CTAs take items in turn)"}
-PERSISTENT_MAX_SEQUENCES = 256  # kernel_params.h, kFusedPersistentMaxSequences
+PERSISTENT_MAX_SEQUENCES = 4096  # kernel_params.h, kFusedPersistentMaxSequences (256 until the branch persistent-4096)
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 GVA_PAIR_MIN_MEAN_TOKENS = 128  # kernel_params.h, kGvaPairMinMeanTokens

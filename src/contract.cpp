@@ -394,7 +394,7 @@ constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940,
 // docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).
 constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
 // The 128-channel form on persistent CTAs (kernels::fused_persistent: past one round of CTAs, at
-// most 256 sequences), fitted apart on an H100 (bench/fit_auto.py --gva-pair --persistent,
+// most 4,096 sequences), fitted apart on an H100 (bench/fit_auto.py --gva-pair --persistent,
 // docs/performance.md, "The 128-channel form on persistent CTAs").
 constexpr FusedEstimate kFusedV128Persistent = {14.35, 1.780, 4.87};
 struct ChunkedEstimate {

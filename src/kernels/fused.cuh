@@ -1189,7 +1189,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 // items), so that an item's first blocks are formed while the consumers finish the previous one's
 // last, and a CTA's start (its barriers, the checks of cu_seqlens, the ranking) is paid once per
 // SM, not once per item (about 9 us per round of CTAs: docs/performance.md, "The 128-channel form on persistent CTAs").
-// The items are the sequences' heads longest first (rank_sequences, once per CTA into ItemTable);
+// The items are the sequences' heads, longest first up to kMaxOrderedSequences sequences
+// (rank_sequences, once per CTA into ItemTable), else in index order;
 // CTA b's first item is b, and each later one is claimed from a counter in the workspace (zeroed
 // by the call's memset) by the producer's thread 0 as it starts the block kClaimAhead blocks
 // before the end of the CTA's current item (or its first block, if shorter): a late claim, so that
@@ -1207,12 +1208,12 @@ constexpr int kClaimAhead = 3;
 // block; one more in the GVA pair, where the claiming CTA forms every other one.
 template <int kCtas>
 constexpr int kClaimAt = kClaimAhead + kCtas - 1;
-static_assert(kFusedPersistentMaxSequences == kMaxOrderedSequences, "one thread per sequence ranks it");
 struct ItemTable {
   uint64_t queued[kQueue];  // entry j % kQueue written (phase (j / kQueue) & 1)
   int pos[kQueue];          // the CTA's j-th item: its position in the list, -1 past the last
-  // The sequences by rank: index, first token, tokens (clamped bounds: seq_bounds).
-  int seq[kMaxOrderedSequences], bos[kMaxOrderedSequences], tokens[kMaxOrderedSequences];
+  // The sequences by rank (longest first up to kMaxOrderedSequences of them, else in index order):
+  // index, first token, tokens (clamped bounds: seq_bounds).
+  int seq[kFusedPersistentMaxSequences], bos[kFusedPersistentMaxSequences], tokens[kFusedPersistentMaxSequences];
 };
 
 // kCtas: CTAs per item, 1, or the GVA pair's cluster of 2.
@@ -1317,12 +1318,18 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
     }
     return;
   }
-  rank_sequences<kThreads>(pv.seq, reinterpret_cast<int*>(&sm.stage[0][0][0]), [&](int t, int r) {
+  auto enter = [&](int t, int r) {  // sequence t at rank r
     const SeqBounds sb = seq_bounds(pv.seq, t);
     tab.seq[r] = t;
     tab.bos[r] = int(sb.bos);
     tab.tokens[r] = int(sb.eos - sb.bos);
-  });
+  };
+  if (pv.seq.N <= kMaxOrderedSequences) {
+    rank_sequences<kThreads>(pv.seq, reinterpret_cast<int*>(&sm.stage[0][0][0]), enter);
+  } else {  // past one thread per sequence: index order (a uniform branch)
+    for (int t = threadIdx.x; t < pv.seq.N; t += kThreads) enter(t, t);
+    __syncthreads();
+  }
   const Schedule<kCtas> sched{p, &tab, rank};
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0) mark_cta_start(p, start_ns);

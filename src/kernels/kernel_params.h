@@ -276,10 +276,11 @@ inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int
   return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0 && tokens >= kGvaPairMinMeanTokens * sequences;
 }
 // Past one round of the 128-channel form's CTAs (MHA, or GVA without the pair), on at most
-// kFusedPersistentMaxSequences sequences, that form's persistent kernel (fused_v128_persistent.cu):
-// one CTA per SM taking the items in turn, longest sequences first, each past the first round
+// kFusedPersistentMaxSequences sequences (kAuto's bound for the fused path), that form's
+// persistent kernel (fused_v128_persistent.cu): one CTA per SM taking the items in turn (the
+// sequences longest first up to 256 of them, else in index order), each past the first round
 // claimed from a counter in the workspace (RecurrentParams::fused_claims, zeroed by a memset).
-inline constexpr int64_t kFusedPersistentMaxSequences = 256;
+inline constexpr int64_t kFusedPersistentMaxSequences = 4096;
 inline constexpr bool fused_persistent(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
                                        int64_t sequences) {
   return fused_slices(heads, sms) == 1 && !fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && heads > sms &&

@@ -74,20 +74,21 @@ def test_gva_pair_is_a_form_of_its_own():
 
 
 def test_persistent_is_a_form_of_its_own():
-    """--persistent: the 128-channel form's rows past one round of CTAs on at most 256 sequences,
+    """--persistent: the 128-channel form's rows past one round of CTAs on at most 4,096 sequences,
     without the GVA pair, are fitted apart (key 3), as src/kernels/kernel_params.h's
-    fused_persistent launches them; one round, more than 256 sequences, the GVA pair and the
+    fused_persistent launches them; one round, more than 4,096 sequences, the GVA pair and the
     64-channel form keep their keys."""
     mha = {"T": 16384, "N": 8, "Hq": 16, "Hv": 16, "max_seqlen": 2048}        # 128 items: one round
     batch = {"T": 16226, "N": 64, "Hq": 16, "Hv": 16, "max_seqlen": 512}      # 1024 items
-    ones = {"T": 300, "N": 300, "Hq": 16, "Hv": 16, "max_seqlen": 1}          # past 256 sequences
+    ones = {"T": 300, "N": 300, "Hq": 16, "Hv": 16, "max_seqlen": 1}          # index order
+    many = {"T": 5000, "N": 5000, "Hq": 1, "Hv": 1, "max_seqlen": 1}         # past 4096 sequences
     at256 = {"T": 256, "N": 256, "Hq": 1, "Hv": 1, "max_seqlen": 1}           # 256 items, 256 sequences
     gva2 = {"T": 16384, "N": 16, "Hq": 16, "Hv": 32, "max_seqlen": 1024}      # the GVA pair
     short_gva2 = {"T": 1024, "N": 64, "Hq": 16, "Hv": 32, "max_seqlen": 16}   # no pair: persistent
     one_wave = {"T": 1024, "N": 1, "Hq": 16, "Hv": 32, "max_seqlen": 1024}
-    rows = (mha, batch, ones, at256, gva2, short_gva2, one_wave)
-    assert [fit_auto.fused_key(r, SMS, True, True) for r in rows] == [1, 3, 1, 3, 0, 3, 2]
-    assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [1, 1, 1, 1, 0, 1, 2]
+    rows = (mha, batch, ones, many, at256, gva2, short_gva2, one_wave)
+    assert [fit_auto.fused_key(r, SMS, True, True) for r in rows] == [1, 3, 3, 1, 3, 0, 3, 2]
+    assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [1, 1, 1, 1, 1, 0, 1, 2]
 
 
 def test_chunked_fit_recovers_a_known_model():

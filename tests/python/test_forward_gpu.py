@@ -286,7 +286,8 @@ def test_fused_gva_pair_longest_first():
 # decays (the exact path for A and P), MHA and GVA-4 (sequences shorter than the GVA pair's 128
 # tokens on average), with initial and final states.
 PERSISTENT = {
-    "mha-1x300": ((1,) * 300, 16, 16, None),        # more than 256 sequences: one CTA per item
+    "mha-1x300": ((1,) * 300, 16, 16, None),        # more than 256 sequences: in index order
+    "mha-rand400": (random_lengths(400, 1, 40, seed=45), 4, 8, ("mixed", -50.0)),
     "mha-1x200": ((1,) * 200, 16, 16, None),
     "mha-rand64": (random_lengths(64, 1, 300, seed=41), 16, 16, None),
     "mha-rand64-strong": (random_lengths(64, 1, 300, seed=42), 16, 16, ("mixed", -50.0)),
@@ -323,7 +324,7 @@ def test_fused_persistent_matches_one_round_calls(name):
         o, ht = call(inp, output_final_state=True, algorithm="fused")
         torch.cuda.synchronize()
     kernels = {e.name for e in prof.events() if "fused" in e.name}
-    persistent = len(lengths) <= 256  # kernel_params.h, kFusedPersistentMaxSequences
+    persistent = len(lengths) <= 4096  # kernel_params.h, kFusedPersistentMaxSequences
     form = re.compile(r"fused_persistent_kernel<2,\s*%d>" % (2 if "pair" in name else 1))
     assert any(bool(form.search(k)) == persistent for k in kernels), f"{name}: ran {kernels}"
     assert all(bool(form.search(k)) == persistent for k in kernels), f"{name}: ran {kernels}"
