@@ -1213,7 +1213,9 @@ struct ItemTable {
   int pos[kQueue];          // the CTA's j-th item: its position in the list, -1 past the last
   // The sequences by rank (longest first up to kMaxOrderedSequences of them, else in index order):
   // index, first token, tokens (clamped bounds: seq_bounds).
-  int seq[kFusedPersistentMaxSequences], bos[kFusedPersistentMaxSequences], tokens[kFusedPersistentMaxSequences];
+  struct Ranked {
+    int seq, bos, tokens;
+  } ranked[kFusedPersistentMaxSequences];
 };
 
 // kCtas: CTAs per item, 1, or the GVA pair's cluster of 2.
@@ -1246,16 +1248,17 @@ struct Schedule {
     }
     return pos;
   }
-  __device__ __forceinline__ int blocks(int pos) const { return (tab->tokens[pos / per_seq()] + kBlk - 1) / kBlk; }
+  __device__ __forceinline__ int blocks(int pos) const { return (tab->ranked[pos / per_seq()].tokens + kBlk - 1) / kBlk; }
   // Position pos of the list: rank pos / per_seq, value head kCtas (pos % per_seq) + rank.
   __device__ __forceinline__ SliceItem item(int pos) const {
     const int r = pos / per_seq();
     SliceItem it;
     it.h = kCtas == 1 ? pos - r * per_seq() : (pos - r * per_seq()) * kCtas + rank;
-    it.s = tab->seq[r];
+    const ItemTable::Ranked q = tab->ranked[r];
+    it.s = q.seq;
     it.hk = it.h / (p.r.value.Hv / p.r.value.Hq);
     it.v0 = 0;
-    it.sb = SeqBounds{tab->bos[r], int64_t(tab->bos[r]) + tab->tokens[r]};
+    it.sb = SeqBounds{q.bos, int64_t(q.bos) + q.tokens};
     return it;
   }
   // One thread: the raw inputs of block `over` counted from the first block of the CTA's j-th item
@@ -1320,9 +1323,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   }
   auto enter = [&](int t, int r) {  // sequence t at rank r
     const SeqBounds sb = seq_bounds(pv.seq, t);
-    tab.seq[r] = t;
-    tab.bos[r] = int(sb.bos);
-    tab.tokens[r] = int(sb.eos - sb.bos);
+    tab.ranked[r] = ItemTable::Ranked{t, int(sb.bos), int(sb.eos - sb.bos)};
   };
   if (pv.seq.N <= kMaxOrderedSequences) {
     rank_sequences<kThreads>(pv.seq, reinterpret_cast<int*>(&sm.stage[0][0][0]), enter);
