@@ -19,8 +19,11 @@ build with the 128-channel form's GVA pair, src/kernels/fused_v128_pair.cu: wher
 head has an even number of value heads, the two value heads of a key head run as a cluster that
 shares their key side) those rows are a form of their own, fitted apart (key 0). With --persistent
 (a build with the 128-channel form on persistent CTAs, src/kernels/fused_v128_persistent.cu: where
-s = 1, no GVA pair runs, items > SMs and N <= 256, one CTA per SM takes the items in turn) those
-rows are fitted apart too (key 3): there a CTA's start is paid once per SM, not once per item.
+s = 1, no GVA pair runs, items > SMs and N <= 4096, one CTA per SM takes the items in turn) those
+rows are fitted apart too (key 3): there a CTA's start is paid once per SM, not once per item;
+with both, the GVA pair past one round of its clusters (src/kernels/fused_v128_pair_persistent.cu:
+N Hv / 2 > SMs / 2 clusters' items, N <= 256, a cluster per two SMs taking them in turn) is a
+form of its own too (key 4).
 
 The chunked path's model (src/launch.cu): phase 1 takes Hq (T + 63 N) / 64 chunk items on the
 SMs, then the state pass runs one CTA per (sequence, value head, slice of 32, 64 or 128 value
@@ -54,10 +57,13 @@ RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
 # (batches) the margin is 1: that estimate already overstates the mixed batches by 5-13%.
 FUSED_MARGIN = {2: 1.05, 1: 1.0}
 # The forms by key: 2 and 1 value slices per head, 0 for the 128-channel form's GVA pair, 3 for
-# that form on persistent CTAs.
+# that form on persistent CTAs, 4 for the GVA pair on persistent clusters.
 FORM_NAMES = {2: "v64 (2 items per head)", 1: "v128 (1 item per head)", 0: "v128 GVA pair (1 item per head)",
-              3: "v128 persistent (1 item per head, CTAs take items in turn)"}
-PERSISTENT_MAX_SEQUENCES = 4096  # kernel_params.h, kFusedPersistentMaxSequences (256 until the branch persistent-4096)
+              3: "v128 persistent (1 item per head, CTAs take items in turn)",
+              4: "v128 GVA pair persistent (1 item per head, clusters take items in turn)"}
+FORM_ORDER = (2, 1, 0, 3, 4)
+PERSISTENT_MAX_SEQUENCES = 4096  # kernel_params.h, kFusedPersistentMaxSequences
+PAIR_PERSISTENT_MAX_SEQUENCES = 256  # kernel_params.h, kFusedPairPersistentMaxSequences
 HEAD_DIM_V = 128
 PASS_WIDTHS = (32, 64, 128)
 GVA_PAIR_MIN_MEAN_TOKENS = 128  # kernel_params.h, kGvaPairMinMeanTokens
@@ -74,14 +80,16 @@ def fused_key(row, sms, gva_pair=False, persistent=False):
     """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1, an
     even number of value heads per key head and 128 tokens per sequence on average: kernel_params.h,
     fused_gva_pair), or 3 where the build has the persistent form and it runs (s = 1 without the
-    pair, more items than SMs, at most 256 sequences: kernel_params.h, fused_persistent)."""
+    pair, more items than SMs, at most 4,096 sequences: kernel_params.h, fused_persistent), or 4
+    where the build has both and the pair runs past one round of its clusters (kernel_params.h,
+    fused_gva_pair_persistent)."""
     s, items, _ = fused_form(row["N"], row["Hv"], sms)
-    pair = s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 and row["T"] >= GVA_PAIR_MIN_MEAN_TOKENS * row["N"]
-    if gva_pair and pair:
-        return 0
-    if persistent and s == 1 and items > sms and row["N"] <= PERSISTENT_MAX_SEQUENCES:
-        return 3
-    return s
+    pair = gva_pair and s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 and row["T"] >= GVA_PAIR_MIN_MEAN_TOKENS * row["N"]
+    past_one_round = items // 2 > sms // 2 if pair else items > sms  # clusters of 2, or CTAs
+    if persistent and s == 1 and past_one_round and row["N"] <= (PAIR_PERSISTENT_MAX_SEQUENCES if pair else
+                                                               PERSISTENT_MAX_SEQUENCES):
+        return 4 if pair else 3
+    return 0 if pair else s
 
 
 def fused_features(row, sms):
@@ -202,12 +210,12 @@ def main(argv=None):
         with open(path) as f:
             rows += json.load(f)["rows"]
     params = {}
-    for key in (2, 1, 0, 3):
+    for key in FORM_ORDER:
         samples = [(fused_features(r, args.sms), r["fused_us"]) for r in rows
                    if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair, args.persistent) == key]
         if len(samples) >= 2:
             params[key] = fit(samples)
-    for key, (a, c, o) in sorted(params.items(), key=lambda kv: -kv[0] % 4):
+    for key, (a, c, o) in sorted(params.items(), key=lambda kv: FORM_ORDER.index(kv[0])):
         print(f"fused {FORM_NAMES[key]}: t = {a:.2f} + {c:.3f} blocks + {o:.2f} items/CTA us")
     chunked_samples = [(chunked_features(r, args.sms), r["chunked_us"]) for r in rows if usable(r, "chunked")]
     chunked_params = None

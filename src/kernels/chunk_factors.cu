@@ -65,7 +65,7 @@ struct Smem {
   int bad_offsets;
 };
 
-static_assert(sizeof(Smem) <= 227 * 1024, "one CTA per SM: at most 227 KB of shared memory");
+static_assert(sizeof(Smem) <= kMaxDynamicSmem, "one CTA per SM: at most 227 KB of shared memory");
 
 __device__ __forceinline__ void named_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");

@@ -18,6 +18,7 @@ constexpr int kV = kHeadDimV;
 constexpr int kC = kChunk;          // tokens per chunk
 constexpr int kBlock = 16;          // rows per block of the off-diagonal split
 constexpr float kLog2e = 1.4426950408889634f;
+constexpr size_t kMaxDynamicSmem = 227 * 1024;  // sm_90: shared memory a CTA may ask for
 
 // Offset i of cu_seqlens as stored.
 __device__ __forceinline__ int64_t cu_at(const Sequences& seq, int64_t i) {

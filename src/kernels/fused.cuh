@@ -1208,26 +1208,43 @@ constexpr int kClaimAhead = 3;
 // block; one more in the GVA pair, where the claiming CTA forms every other one.
 template <int kCtas>
 constexpr int kClaimAt = kClaimAhead + kCtas - 1;
+// kCtas: CTAs per item, 1, or the GVA pair's cluster of 2 (at most kFusedPairPersistentMaxSequences
+// sequences, which leaves its larger Smem room; always ranked).
+template <int kCtas>
 struct ItemTable {
+  static constexpr int kMaxSequences = int(kCtas == 1 ? kFusedPersistentMaxSequences : kFusedPairPersistentMaxSequences);
   uint64_t queued[kQueue];  // entry j % kQueue written (phase (j / kQueue) & 1)
   int pos[kQueue];          // the CTA's j-th item: its position in the list, -1 past the last
   // The sequences by rank (longest first up to kMaxOrderedSequences of them, else in index order):
   // index, first token, tokens (clamped bounds: seq_bounds).
   struct Ranked {
     int seq, bos, tokens;
-  } ranked[kFusedPersistentMaxSequences];
+  } ranked[kMaxSequences];
 };
+static_assert(kFusedPairPersistentMaxSequences <= kMaxOrderedSequences, "the GVA pair's sequences are always ranked");
 
 // kCtas: CTAs per item, 1, or the GVA pair's cluster of 2.
-// The sizes come from the kernel's parameters (constant memory) each time, so that nothing of them
-// stays live in the roles' registers (the GVA pair's solvers spilled with them held).
+// In the GVA pair the sizes come from the kernel's parameters (constant memory) each time, so that
+// nothing of them stays live in the roles' registers (its solvers spilled with them held); the
+// one-CTA form holds them (its 1-token items ran 2-3% slower reading them: docs/performance.md).
 template <int kCtas>
 struct Schedule {
   const FusedParams& p;
-  ItemTable* tab;
-  int rank;      // this CTA's in the cluster (0 where kCtas = 1)
-  __device__ __forceinline__ int per_seq() const { return p.r.value.Hv / kCtas; }  // items per sequence
-  __device__ __forceinline__ int items() const { return p.r.value.seq.N * per_seq(); }  // <= 2^28
+  ItemTable<kCtas>* tab;
+  int rank;                        // this CTA's in the cluster (0 where kCtas = 1)
+  int held_items, held_per_seq, held_group;  // kCtas = 1: N Hv, Hv, Hv / Hq
+  __device__ __forceinline__ int per_seq() const {  // items per sequence
+    if constexpr (kCtas == 1) return held_per_seq;
+    else return p.r.value.Hv / kCtas;
+  }
+  __device__ __forceinline__ int items() const {  // <= 2^28
+    if constexpr (kCtas == 1) return held_items;
+    else return p.r.value.seq.N * per_seq();
+  }
+  __device__ __forceinline__ int group() const {  // value heads per key head
+    if constexpr (kCtas == 1) return held_group;
+    else return p.r.value.Hv / p.r.value.Hq;
+  }
   // The CTA's j-th item's position, once claimed (-1: none). In the GVA pair the claims come from
   // the cluster's CTA 0 (claim): acquire at cluster scope.
   __device__ __forceinline__ int position(int j) const {
@@ -1254,9 +1271,9 @@ struct Schedule {
     const int r = pos / per_seq();
     SliceItem it;
     it.h = kCtas == 1 ? pos - r * per_seq() : (pos - r * per_seq()) * kCtas + rank;
-    const ItemTable::Ranked q = tab->ranked[r];
+    const typename ItemTable<kCtas>::Ranked q = tab->ranked[r];
     it.s = q.seq;
-    it.hk = it.h / (p.r.value.Hv / p.r.value.Hq);
+    it.hk = it.h / group();
     it.v0 = 0;
     it.sb = SeqBounds{q.bos, int64_t(q.bos) + q.tokens};
     return it;
@@ -1301,7 +1318,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   using R = Roles<kConsumers, kCtas>;
   extern __shared__ __align__(1024) float4 smem_raw[];
   Smem<kConsumers, kCtas>& sm = *reinterpret_cast<Smem<kConsumers, kCtas>*>(smem_raw);
-  ItemTable& tab = *reinterpret_cast<ItemTable*>(reinterpret_cast<char*>(smem_raw) + sizeof(Smem<kConsumers, kCtas>));
+  using Table = ItemTable<kCtas>;
+  Table& tab = *reinterpret_cast<Table*>(reinterpret_cast<char*>(smem_raw) + sizeof(Smem<kConsumers, kCtas>));
   const StatePassParams& pv = p.r.value;
 #ifdef GDN2_PHASE1_TIMELINE
   const long long start_ns = global_timer_ns();
@@ -1323,15 +1341,15 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   }
   auto enter = [&](int t, int r) {  // sequence t at rank r
     const SeqBounds sb = seq_bounds(pv.seq, t);
-    tab.ranked[r] = ItemTable::Ranked{t, int(sb.bos), int(sb.eos - sb.bos)};
+    tab.ranked[r] = typename Table::Ranked{t, int(sb.bos), int(sb.eos - sb.bos)};
   };
-  if (pv.seq.N <= kMaxOrderedSequences) {
+  if (kCtas == 2 || pv.seq.N <= kMaxOrderedSequences) {
     rank_sequences<kThreads>(pv.seq, reinterpret_cast<int*>(&sm.stage[0][0][0]), enter);
   } else {  // past one thread per sequence: index order (a uniform branch)
     for (int t = threadIdx.x; t < pv.seq.N; t += kThreads) enter(t, t);
     __syncthreads();
   }
-  const Schedule<kCtas> sched{p, &tab, rank};
+  const Schedule<kCtas> sched{p, &tab, rank, items, pv.Hv, pv.Hv / pv.Hq};
 #ifdef GDN2_PHASE1_TIMELINE
   if (threadIdx.x == 0) mark_cta_start(p, start_ns);
 #endif
@@ -1440,7 +1458,9 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   using namespace fused;
   using R = Roles<kConsumers, kCtas>;
   constexpr auto kernel = FusedEntry<kConsumers, kCtas, kPersistent>::kernel;
-  const int smem = int(sizeof(Smem<kConsumers, kCtas>) + (kPersistent ? sizeof(ItemTable) : 0));
+  constexpr size_t kSmem = sizeof(Smem<kConsumers, kCtas>) + (kPersistent ? sizeof(ItemTable<kCtas>) : 0);
+  static_assert(kSmem <= kMaxDynamicSmem, "the form's shared memory must fit an SM's (sm_90: 227 KB a CTA)");
+  const int smem = int(kSmem);
   static std::atomic<uint64_t> smem_set{0};
   int err = allow_dynamic_smem(kernel, smem, smem_set);
   if (err != 0) return err;

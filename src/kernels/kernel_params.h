@@ -290,13 +290,16 @@ int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);
 int launch_fused_v128_pair(const RecurrentParams& p, Stream stream);
 int launch_fused_v128_persistent(const RecurrentParams& p, Stream stream);
-// The GVA pair past one round of its clusters, on at most kFusedPersistentMaxSequences sequences:
-// its persistent kernel (fused_v128_pair_persistent.cu), a cluster per two SMs taking the (sequence,
-// pair of value heads) items in turn, the claims made by each cluster's CTA 0.
+// The GVA pair past one round of its clusters, on at most kFusedPairPersistentMaxSequences
+// sequences (its table of them, 12 B each, beside its larger shared memory; past that, 32K tokens
+// or more, one cluster per item): its persistent kernel (fused_v128_pair_persistent.cu), a cluster
+// per two SMs taking the (sequence, pair of value heads) items in turn, the claims made by each
+// cluster's CTA 0.
+inline constexpr int64_t kFusedPairPersistentMaxSequences = 256;
 inline constexpr bool fused_gva_pair_persistent(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
                                                 int64_t sequences) {
   return fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && heads / 2 > sms / 2 &&
-         sequences <= kFusedPersistentMaxSequences;
+         sequences <= kFusedPairPersistentMaxSequences;
 }
 int launch_fused_v128_pair_persistent(const RecurrentParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);

@@ -843,11 +843,11 @@ int main(int argc, char** argv) {
                         : heads * 4 <= sms                    ? 0
                         : heads * 2 <= sms                    ? 1
                                                               : 2;
-    // The fused 128-channel form past one round: on persistent CTAs up to 4,096 sequences without
-    // the GVA pair (kernel_params.h, fused_persistent), else one CTA per item, longest first up to 8
-    // rounds of 256 sequences (fused.cuh).
+    // The fused 128-channel form past one round: on persistent CTAs up to 4,096 sequences (the GVA
+    // pair: clusters, 256; kernel_params.h, fused_persistent and fused_gva_pair_persistent), else
+    // one CTA (cluster) per item, longest first up to 8 rounds of 256 sequences (fused.cuh).
     const bool gva_pair = c.Hv / c.Hq % 2 == 0 && c.T >= 128 * c.N();
-    const bool persistent = variant == 5 && c.N() <= 4096 && (gva_pair ? heads / 2 > sms / 2 : heads > sms);
+    const bool persistent = variant == 5 && (gva_pair ? heads / 2 > sms / 2 && c.N() <= 256 : heads > sms && c.N() <= 4096);
     const bool ordered = (variant == 2 && heads > sms && c.N() > 1) ||  // src/launch.cu
                          (variant == 5 && !persistent && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;

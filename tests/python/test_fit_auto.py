@@ -76,7 +76,8 @@ def test_gva_pair_is_a_form_of_its_own():
 def test_persistent_is_a_form_of_its_own():
     """--persistent: the 128-channel form's rows past one round of CTAs on at most 4,096 sequences,
     without the GVA pair, are fitted apart (key 3), as src/kernels/kernel_params.h's
-    fused_persistent launches them; one round, more than 4,096 sequences, the GVA pair and the
+    fused_persistent launches them, and so are the GVA pair's past one round of its clusters (key
+    4, fused_gva_pair_persistent, at most 256 sequences); one round, more sequences and the
     64-channel form keep their keys."""
     mha = {"T": 16384, "N": 8, "Hq": 16, "Hv": 16, "max_seqlen": 2048}        # 128 items: one round
     batch = {"T": 16226, "N": 64, "Hq": 16, "Hv": 16, "max_seqlen": 512}      # 1024 items
@@ -86,9 +87,12 @@ def test_persistent_is_a_form_of_its_own():
     gva2 = {"T": 16384, "N": 16, "Hq": 16, "Hv": 32, "max_seqlen": 1024}      # the GVA pair
     short_gva2 = {"T": 1024, "N": 64, "Hq": 16, "Hv": 32, "max_seqlen": 16}   # no pair: persistent
     one_wave = {"T": 1024, "N": 1, "Hq": 16, "Hv": 32, "max_seqlen": 1024}
-    rows = (mha, batch, ones, many, at256, gva2, short_gva2, one_wave)
-    assert [fit_auto.fused_key(r, SMS, True, True) for r in rows] == [1, 3, 3, 1, 3, 0, 3, 2]
-    assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [1, 1, 1, 1, 1, 0, 1, 2]
+    pair_round = {"T": 4096, "N": 4, "Hq": 16, "Hv": 32, "max_seqlen": 1024}  # 64 clusters: one round
+    pair_many = {"T": 40000, "N": 300, "Hq": 1, "Hv": 2, "max_seqlen": 200}  # the pair past 256 sequences
+    rows = (mha, batch, ones, many, at256, gva2, short_gva2, one_wave, pair_round, pair_many)
+    assert [fit_auto.fused_key(r, SMS, True, True) for r in rows] == [1, 3, 3, 1, 3, 4, 3, 2, 0, 0]
+    assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [1, 1, 1, 1, 1, 0, 1, 2, 0, 0]
+    assert [fit_auto.fused_key(r, SMS, False, True) for r in rows] == [1, 3, 3, 1, 3, 3, 3, 2, 1, 3]
 
 
 def test_chunked_fit_recovers_a_known_model():
