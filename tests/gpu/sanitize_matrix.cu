@@ -272,10 +272,13 @@ std::vector<Case> the_matrix() {
   }
   m.push_back(fused_case(make_case("fault-cu-fused-v128-many", {0, 40, 30, 120, 100}, 34, 34, true, true, false,
                                    true, Fault::kCuSeqlens, /*T=*/200)));
-  // The 128-channel form on persistent CTAs (more items than SMs, at most 256 sequences; the
+  // The 128-channel form on persistent CTAs (more items than SMs, at most 4,096 sequences; the
   // rand70 cases above and fault-cu-fused-v128-many take it too): 1-block items throughout (the
-  // claims' ring, raw inputs requested across items), and one long sequence among short ones.
+  // claims' ring, raw inputs requested across items), the same past 256 sequences (in index
+  // order), and one long sequence among short ones.
   m.push_back(fused_case(make_case("fused-persistent-1x200", offsets_of(std::vector<int64_t>(200, 1)), 1, 1, true, true,
+                                   false)));
+  m.push_back(fused_case(make_case("fused-persistent-1x300", offsets_of(std::vector<int64_t>(300, 1)), 1, 1, true, true,
                                    false)));
   {
     std::vector<int64_t> mixed = random_lengths(60, 1, 40, 139);
