@@ -51,6 +51,7 @@ import sys
 
 ALGORITHMS = ("chunked", "recurrent", "fused")
 RECURRENT_SLICES, RECURRENT_CTAS_PER_SM = 8, 2  # src/kernels/kernel_params.h
+RECURRENT_ROUND_FLOOR = 1.88  # src/contract.cpp, kRecurrentRoundFloor (us)
 # kAuto takes the fused path only where its estimate times this margin is the smallest: its time
 # depends on how many blocks take the exact path (strong decays), which sizes cannot show
 # (src/contract.cpp, kFusedMargin: per form, 2 value slices per head or 1). In the 128-channel form
@@ -123,7 +124,7 @@ def recurrent_us(row, sms):
     items = n * hv * RECURRENT_SLICES
     if items <= sms:
         return 3.3 + 0.195 * length
-    return 2.0 + math.ceil(items / (RECURRENT_CTAS_PER_SM * sms)) * (1.3 + 0.27 * length)
+    return 2.0 + math.ceil(items / (RECURRENT_CTAS_PER_SM * sms)) * max(RECURRENT_ROUND_FLOOR, 1.3 + 0.27 * length)
 
 
 # src/contract.cpp's kChunked: (a, b, c32, c64, c128, r128), fitted to the H200's crossovers

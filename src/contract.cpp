@@ -363,13 +363,15 @@ Status check_forward(const ForwardArgs& a, LaunchPlan* plan) {
 // wait and kAuto's refit"), the 128-channel form's GVA pair fitted apart ("The GVA pair in the
 // 128-channel form"):
 //   recurrent: its N Hv kRecurrentSlices items, each a chain of L tokens: 3.3 + 0.195 L when every
-//     item has an SM of its own, else 2 + rounds x (1.3 + 0.27 L), kRecurrentCtasPerSm items per SM
-//     per round;
+//     item has an SM of its own, else 2 + rounds x max(kRecurrentRoundFloor, 1.3 + 0.27 L),
+//     kRecurrentCtasPerSm items per SM per round (the floor: a round of 1-token items took 1.83-1.95
+//     us on an H100, not 1.57, docs/performance.md, "Persistent forms everywhere");
 //   fused (fused.cuh): N Hv s items (s = kernels::fused_slices), a CTA each, at most one per SM at
 //     a time (G = min(items, SMs) at once); an SM runs a chain of at least ceil(L / 16) blocks and
 //     on average s Hv (T + 15 N) / (16 G) at most: a_s + c_s max(both) + o_s ceil(items / G), with
 //     the GVA pair's own constants where it runs (s = 1, an even Hv / Hq), and the persistent
-//     form's where it runs (kernels::fused_persistent: a CTA per SM taking the items in turn, so
+//     form's (and its GVA pair's) where it runs (kernels::fused_persistent,
+//     kernels::fused_gva_pair_persistent: a CTA (cluster) per SM (two) taking the items in turn, so
 //     o is what an item costs its CTA past its blocks, not a CTA's start); only
 //     up to kFusedMaxSequences sequences, since each of its CTAs checks all N + 1 offsets of
 //     cu_seqlens;
@@ -394,9 +396,12 @@ constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940,
 // docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).
 constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
 // The 128-channel form on persistent CTAs (kernels::fused_persistent: past one round of CTAs, at
-// most 4,096 sequences), fitted apart on an H100 (bench/fit_auto.py --gva-pair --persistent,
-// docs/performance.md, "The 128-channel form on persistent CTAs").
-constexpr FusedEstimate kFusedV128Persistent = {14.35, 1.780, 4.87};
+// most 4,096 sequences) and its GVA pair on persistent clusters (kernels::fused_gva_pair_persistent:
+// past one round of clusters, at most 256 sequences), each fitted apart on an H100
+// (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms everywhere").
+constexpr FusedEstimate kFusedV128Persistent = {15.44, 1.787, 4.64};
+constexpr FusedEstimate kFusedV128PairPersistent = {18.76, 1.385, 4.72};
+constexpr double kRecurrentRoundFloor = 1.88;  // us per round of recurrent CTAs, at least
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)
   double r128;                   // us per round of the 128-channel pass's CTAs
@@ -423,12 +428,18 @@ Estimates estimate(const ProblemShape& sh, int64_t sms, int64_t longest) {
   Estimates e;
   const int64_t rec_items = sh.N * sh.Hv * kernels::kRecurrentSlices;
   e.recurrent = rec_items <= sms ? 3.3 + 0.195 * L
-                                 : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) * (1.3 + 0.27 * L);
+                                 : 2.0 + ceil_div(rec_items, kernels::kRecurrentCtasPerSm * sms) *
+                                             std::max(kRecurrentRoundFloor, 1.3 + 0.27 * L);
   const int slices = kernels::fused_slices(sh.N * sh.Hv, sms);
   const int64_t items = sh.N * sh.Hv * slices, grid = std::min(items, sms);
   const bool gva_pair = kernels::fused_gva_pair(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
   const bool persistent = kernels::fused_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
-  const FusedEstimate& f = slices == 2 ? kFusedV64 : gva_pair ? kFusedV128Pair : persistent ? kFusedV128Persistent : kFusedV128;
+  const bool pair_persistent = kernels::fused_gva_pair_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N);
+  const FusedEstimate& f = slices == 2      ? kFusedV64
+                           : pair_persistent ? kFusedV128PairPersistent
+                           : gva_pair        ? kFusedV128Pair
+                           : persistent      ? kFusedV128Persistent
+                                             : kFusedV128;
   const double fused_chain = std::max(ceil_div(longest, 16), ceil_div(slices * sh.Hv * (sh.T + 15 * sh.N), 16 * grid));
   const double fused_us = sh.N > kFusedMaxSequences ? HUGE_VAL : f.a + f.c * fused_chain + f.o * ceil_div(items, grid);
   e.fused = (slices == 2 ? kFusedMarginV64 : kFusedMarginV128) * fused_us;

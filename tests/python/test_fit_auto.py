@@ -160,3 +160,18 @@ def test_chunked_estimate_is_kautos():
     row = {"T": 16384, "N": 8, "Hq": 16, "Hv": 32, "max_seqlen": 2048}
     a, b, _, _, c128, r128 = fit_auto.CONTRACT_CHUNKED
     assert math.isclose(fit_auto.chunked_us(row, SMS), a + b * 32 + c128 * 64 + r128 * 2)
+
+
+def test_recurrent_estimate_is_kautos():
+    """fit_auto's restatement of src/contract.cpp's recurrent estimate has its floor per round of
+    CTAs (kRecurrentRoundFloor), which rounds of 1-token items hit."""
+    import re
+    source = (SCRIPT.parent.parent / "src" / "contract.cpp").read_text()
+    floor = re.search(r"constexpr double kRecurrentRoundFloor = ([0-9.]+);", source)
+    assert floor and float(floor.group(1)) == fit_auto.RECURRENT_ROUND_FLOOR
+    # 512 one-token sequences of 16 heads on 132 SMs: 65,536 items, 249 rounds of 264 at the floor
+    ones = {"T": 512, "N": 512, "Hq": 16, "Hv": 16, "max_seqlen": 1}
+    assert math.isclose(fit_auto.recurrent_us(ones, SMS), 2.0 + 249 * fit_auto.RECURRENT_ROUND_FLOOR)
+    # 64-token sequences: past the floor, 1.3 + 0.27 L per round
+    long = {"T": 2048, "N": 32, "Hq": 16, "Hv": 16, "max_seqlen": 64}
+    assert math.isclose(fit_auto.recurrent_us(long, SMS), 2.0 + 16 * (1.3 + 0.27 * 64))
