@@ -236,14 +236,15 @@ __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t b
 __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
 }
+// The loop of try_waits on a barrier's phase %1 at %0, with `sem` the wait's semantics ("": the
+// default, acquire at CTA scope).
+#define GDN2_MBARRIER_WAIT_LOOP(sem)                                         \
+  "{\n .reg .pred done;\n WAIT:\n"                                           \
+  " mbarrier.try_wait.parity" sem ".shared::cta.b64 done, [%0], %1;\n" \
+  " @!done bra WAIT;\n}\n"
 // Waits until phase `parity` of `bar` has completed.
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n WAIT:\n"
-      " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
-      "r"(parity)
-      : "memory");
+  asm volatile(GDN2_MBARRIER_WAIT_LOOP("") ::"r"(smem_u32(bar)), "r"(parity) : "memory");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,12 +283,7 @@ __device__ __forceinline__ void st_shared_cluster(uint32_t addr, int value) {
 }
 // mbarrier_wait with acquire at cluster scope (what another CTA released into this one, above).
 __device__ __forceinline__ void mbarrier_wait_acquire_cluster(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n WAIT:\n"
-      " mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
-      " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
-      "r"(parity)
-      : "memory");
+  asm volatile(GDN2_MBARRIER_WAIT_LOOP(".acquire.cluster") ::"r"(smem_u32(bar)), "r"(parity) : "memory");
 }
 // `bytes` (a multiple of 16, both 16-byte aligned) of this CTA's shared memory into another CTA's
 // (dst and bar: shared::cluster addresses), counted on that CTA's barrier `bar`.
