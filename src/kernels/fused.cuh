@@ -885,6 +885,74 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
 #endif
 }
 
+// A consumer thread's state, st[4 j + 2 h + e] = element (row + 8 h, channel 8 j + 4 e + tq) of
+// the item's [V][K] slice at `base` (consume): read (zeros where base < 0: no initial state) and
+// written (nothing where base < 0) four adjacent channels per access. For row + 8 h and a pair of
+// column blocks j = 2 m, 2 m + 1, a quad's 16 channels 16 m + x are x = 4 s + t in lane t's slot
+// s = 2 (j - 2 m) + e, and lane u accesses x = 4 u .. 4 u + 3, slot t' of its access holding
+// x = 4 u + t' (lane t''s slot u): a 4 x 4 transpose of (lane, slot) within the quad, which is its
+// own inverse, in two shuffle steps (lanes t ^ 1, then t ^ 2). A warp's access then covers 64
+// bytes of each of its 8 rows (fp32), where pairs of channels took two accesses of 32 and single
+// channels four of 16.
+__device__ __forceinline__ int64_t state_quad_at(int row, int tq, int m, int h) {
+  return int64_t(row + 8 * h) * kK + 16 * m + 4 * tq;
+}
+// st's slot s of (m, h): st[8 m + 4 (s >> 1) + 2 h + (s & 1)].
+__device__ __forceinline__ int quad_slot(int m, int h, int s) { return 8 * m + 4 * (s >> 1) + 2 * h + (s & 1); }
+// The (lane, slot) transpose of the quad for (m, h): slot s of lane t <-> slot t of lane s.
+__device__ __forceinline__ void transpose_quad(float* st, int m, int h, int tq) {
+  const bool t0 = (tq & 1) != 0, t1 = (tq & 2) != 0;
+  // Step 1, lanes t ^ 1: the slots whose bit 0 differs from the lane's bit 0 (received into the same).
+#pragma unroll
+  for (int s1 = 0; s1 < 2; ++s1) {
+    float& a = st[quad_slot(m, h, 2 * s1)];
+    float& b = st[quad_slot(m, h, 2 * s1 + 1)];
+    const float other = __shfl_xor_sync(0xffffffffu, t0 ? a : b, 1);
+    a = t0 ? other : a;
+    b = t0 ? b : other;
+  }
+  // Step 2, lanes t ^ 2: the slots whose bit 1 differs from the lane's bit 1.
+#pragma unroll
+  for (int s0 = 0; s0 < 2; ++s0) {
+    float& a = st[quad_slot(m, h, s0)];
+    float& b = st[quad_slot(m, h, 2 + s0)];
+    const float other = __shfl_xor_sync(0xffffffffu, t1 ? a : b, 2);
+    a = t1 ? other : a;
+    b = t1 ? b : other;
+  }
+}
+__device__ __forceinline__ void load_state_quads(const StatePassParams& pv, int64_t base, int row, int tq, float* st) {
+  // Every load first, then the transposes (a shuffle beside each load would make each load wait
+  // for the one before it).
+#pragma unroll
+  for (int m = 0; m < kK / 16; ++m)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float v[4] = {0.f, 0.f, 0.f, 0.f};
+      if (base >= 0) load_state<4>(pv, base + state_quad_at(row, tq, m, h), v);
+#pragma unroll
+      for (int s = 0; s < 4; ++s) st[quad_slot(m, h, s)] = v[s];
+    }
+#pragma unroll
+  for (int m = 0; m < kK / 16; ++m)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) transpose_quad(st, m, h, tq);
+}
+// Leaves st transposed: the store is the item's last use of it.
+__device__ __forceinline__ void store_state_quads(const StatePassParams& pv, int64_t base, int row, int tq, float* st) {
+  if (base < 0) return;  // the same in every thread of the CTA (one item)
+#pragma unroll
+  for (int m = 0; m < kK / 16; ++m)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      transpose_quad(st, m, h, tq);
+      float v[4];
+#pragma unroll
+      for (int s = 0; s < 4; ++s) v[s] = st[quad_slot(m, h, s)];
+      store_state<4>(pv, base + state_quad_at(row, tq, m, h), v);
+    }
+}
+
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
 // accumulator (value channels of the CTA); S^T's columns are key channels in slot order. g0 as in
 // solve. kPersistent: the persistent form, where an item whose state index is past its pool
@@ -909,7 +977,12 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const StateOffsets first = item_state();
   const bool bad = kPersistent && first.bad();
   const int64_t h0 = bad ? kNoState : first.h0;
-  load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
+  // The persistent forms, whose consumers store a state per item (and read one where there is an
+  // initial state), access it by quads of channels; the one-item forms by single elements: quads
+  // made them 2-4% slower per block through ptxas's schedule of their loops (pairs as well;
+  // docs/performance.md, "The state by quads of channels").
+  if constexpr (kPersistent) load_state_quads(pv, h0, row, tq, st);
+  else load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
@@ -1060,7 +1133,8 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     }
   } else {
     const int64_t ht = item_state().ht;
-    store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
+    if constexpr (kPersistent) store_state_quads(pv, ht, row, tq, st);
+    else store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   }
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
 }
