@@ -977,11 +977,11 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const StateOffsets first = item_state();
   const bool bad = kPersistent && first.bad();
   const int64_t h0 = bad ? kNoState : first.h0;
-  // The persistent forms, whose consumers store a state per item (and read one where there is an
-  // initial state), access it by quads of channels; the one-item forms by single elements: quads
-  // made them 2-4% slower per block through ptxas's schedule of their loops (pairs as well;
-  // docs/performance.md, "The state by quads of channels").
-  if constexpr (kPersistent) load_state_quads(pv, h0, row, tq, st);
+  // The persistent forms, whose consumers store a state per item, store it by quads of channels,
+  // and the 128-channel one reads it by quads too; the others read single elements, and the
+  // one-item forms store them: in those, quads made the blocks 2-4% slower through ptxas's
+  // schedule of the consumers' loop (docs/performance.md, "The state by quads of channels").
+  if constexpr (kPersistent && R::kCtas == 1) load_state_quads(pv, h0, row, tq, st);
   else load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
