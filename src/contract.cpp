@@ -398,9 +398,11 @@ constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
 // The 128-channel form on persistent CTAs (kernels::fused_persistent: past one round of CTAs, at
 // most 4,096 sequences) and its GVA pair on persistent clusters (kernels::fused_gva_pair_persistent:
 // past one round of clusters, at most 256 sequences), each fitted apart on an H100
-// (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms everywhere").
-constexpr FusedEstimate kFusedV128Persistent = {15.44, 1.787, 4.64};
-constexpr FusedEstimate kFusedV128PairPersistent = {18.76, 1.385, 4.72};
+// (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms everywhere";
+// refitted when their consumers came to store the state by quads and pairs of channels: "The state
+// by quads of channels").
+constexpr FusedEstimate kFusedV128Persistent = {5.98, 1.817, 2.91};
+constexpr FusedEstimate kFusedV128PairPersistent = {19.19, 1.474, 1.69};
 constexpr double kRecurrentRoundFloor = 1.88;  // us per round of recurrent CTAs, at least
 struct ChunkedEstimate {
   double a, b, c32, c64, c128;  // us, us per round of phase 1, us per chunk of the pass's chain (width 32, 64, 128)

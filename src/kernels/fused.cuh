@@ -953,6 +953,27 @@ __device__ __forceinline__ void store_state_quads(const StatePassParams& pv, int
     }
 }
 
+// The GVA pair's persistent form stores its state two adjacent channels per access: lanes tq and
+// tq ^ 1 swap one element per (j, h), and an even lane stores channels 8 j + tq and + 1, an odd one
+// 8 j + 3 + tq and + 1. (Its blocks ran 4% slower with quads' stores, 1% faster with these: the
+// schedule that ptxas gives the consumers' loop.)
+__device__ __forceinline__ int64_t state_pair_at(int row, int tq, int j, int h) {
+  return int64_t(row + 8 * h) * kK + 8 * j + ((tq & 1) != 0 ? 3 + tq : tq);
+}
+__device__ __forceinline__ void store_state_pairs(const StatePassParams& pv, int64_t base, int row, int tq, const float* st) {
+  if (base < 0) return;  // the same in every thread of the CTA (one item)
+  const bool odd = (tq & 1) != 0;
+#pragma unroll
+  for (int j = 0; j < kK / 8; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float e0 = st[4 * j + 2 * h], e1 = st[4 * j + 2 * h + 1];
+      const float other = __shfl_xor_sync(0xffffffffu, odd ? e0 : e1, 1);
+      const float pair[2] = {odd ? other : e0, odd ? e1 : other};
+      store_state<2>(pv, base + state_pair_at(row, tq, j, h), pair);
+    }
+}
+
 // Consumer ci: thread (warp w, lane (g, t)) holds rows v = 64 ci + 16 w + g, + 8 of every
 // accumulator (value channels of the CTA); S^T's columns are key channels in slot order. g0 as in
 // solve. kPersistent: the persistent form, where an item whose state index is past its pool
@@ -977,10 +998,11 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const StateOffsets first = item_state();
   const bool bad = kPersistent && first.bad();
   const int64_t h0 = bad ? kNoState : first.h0;
-  // The persistent forms, whose consumers store a state per item, store it by quads of channels,
-  // and the 128-channel one reads it by quads too; the others read single elements, and the
-  // one-item forms store them: in those, quads made the blocks 2-4% slower through ptxas's
-  // schedule of the consumers' loop (docs/performance.md, "The state by quads of channels").
+  // The persistent forms, whose consumers store a state per item, store it by quads of channels
+  // (the 128-channel form) or pairs (its GVA pair), and the 128-channel one reads it by quads too;
+  // the others read single elements, and the one-item forms store them: there, and in the GVA
+  // pair's reads, quads made the blocks 2-4% slower through ptxas's schedule of the consumers' loop
+  // (docs/performance.md, "The state by quads of channels").
   if constexpr (kPersistent && R::kCtas == 1) load_state_quads(pv, h0, row, tq, st);
   else load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
@@ -1133,7 +1155,8 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     }
   } else {
     const int64_t ht = item_state().ht;
-    if constexpr (kPersistent) store_state_quads(pv, ht, row, tq, st);
+    if constexpr (kPersistent && R::kCtas == 2) store_state_pairs(pv, ht, row, tq, st);
+    else if constexpr (kPersistent) store_state_quads(pv, ht, row, tq, st);
     else store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   }
   if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());

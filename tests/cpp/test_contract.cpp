@@ -470,7 +470,8 @@ TEST(Contract, DefaultScaleIsInverseSqrtK) {
 // (tests/python/test_forward_gpu.py, AUTO), which checks it bitwise against the forced algorithms.
 // Where the device chooses (plan_launch: no hint, several sequences), the path that runs is the one
 // for the true longest length (`runs`: 20 x 4 tokens, (100, 37, 64) and 4 x 512), which is what the
-// GPU test expects; the host's choose_algorithm, assuming T - N + 1, says chunked there.
+// GPU test expects; the host's choose_algorithm, assuming T - N + 1, says fused (20 x 4) or chunked
+// there.
 TEST(AutoChoice, PicksTheSmallestEstimate) {
   using gdn2::Algorithm;
   struct Choice {
@@ -484,8 +485,8 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
       {{64}, 16, 16, 0, Algorithm::kFused},         {ones32, 2, 4, 0, Algorithm::kRecurrent},
       {{40, 1, 1}, 4, 8, 0, Algorithm::kFused},     {{64}, 16, 32, 0, Algorithm::kFused},
       {{65}, 16, 16, 0, Algorithm::kFused},         {{96}, 16, 16, 96, Algorithm::kFused},
-      {fours20, 4, 8, 0, Algorithm::kChunked, Algorithm::kRecurrent}, {fours20, 4, 8, 4, Algorithm::kRecurrent},
-      {ones16, 4, 16, 0, Algorithm::kRecurrent},    {{100, 37, 64}, 4, 8, 0, Algorithm::kChunked, Algorithm::kFused},
+      {fours20, 4, 8, 0, Algorithm::kFused, Algorithm::kRecurrent}, {fours20, 4, 8, 4, Algorithm::kRecurrent},
+      {ones16, 4, 16, 0, Algorithm::kFused},        {{100, 37, 64}, 4, 8, 0, Algorithm::kChunked, Algorithm::kFused},
       {sixteens8, 16, 16, 16, Algorithm::kFused},   {{16}, 16, 16, 0, Algorithm::kRecurrent},
       {{257}, 16, 16, 0, Algorithm::kChunked},      {{192}, 16, 16, 0, Algorithm::kChunked},
       {{128}, 16, 32, 0, Algorithm::kFused},        {{96}, 16, 64, 0, Algorithm::kFused},
@@ -664,8 +665,8 @@ TEST(AutoChoice, DevicePlanOfTheGpuTestCases) {
     Algorithm expected, other;
   };
   const std::vector<int64_t> s3 = {63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694};
-  std::vector<int64_t> s3_one_long(20, 7), one_3000(16, 16), matrix_one_long(40, 25), ten_then_threes(7, 3);
-  s3_one_long[0] = 3963, one_3000[0] = 3000, matrix_one_long[7] = 2025, ten_then_threes[0] = 10;
+  std::vector<int64_t> s3_one_long(20, 7), one_3000(16, 16), matrix_one_long(40, 25), fifty_then_ones(7, 1);
+  s3_one_long[0] = 3963, one_3000[0] = 3000, matrix_one_long[7] = 2025, fifty_then_ones[0] = 50;
   const Case cases[] = {
       {s3, 16, 16, Algorithm::kFused, Algorithm::kChunked},
       {s3_one_long, 16, 16, Algorithm::kChunked, Algorithm::kFused},
@@ -675,8 +676,8 @@ TEST(AutoChoice, DevicePlanOfTheGpuTestCases) {
       {{2000, 16, 16, 16}, 16, 16, Algorithm::kChunked, Algorithm::kFused},
       {{14, 14, 14}, 4, 8, Algorithm::kRecurrent, Algorithm::kFused},
       {{40, 1, 1}, 4, 8, Algorithm::kFused, Algorithm::kRecurrent},
-      {std::vector<int64_t>(7, 4), 16, 32, Algorithm::kRecurrent, Algorithm::kChunked},
-      {ten_then_threes, 16, 32, Algorithm::kChunked, Algorithm::kRecurrent},
+      {std::vector<int64_t>(7, 8), 16, 16, Algorithm::kRecurrent, Algorithm::kChunked},
+      {fifty_then_ones, 16, 16, Algorithm::kChunked, Algorithm::kRecurrent},
       {matrix_one_long, 2, 2, Algorithm::kChunked, Algorithm::kFused},
   };
   for (const Case& c : cases) {

@@ -481,7 +481,7 @@ AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
         ((40, 1, 1), 4, 8, None, "fused"), ((64,), 16, 32, None, "fused"),
         ((65,), 16, 16, None, "fused"), ((96,), 16, 16, 96, "fused"),
         ((4,) * 20, 4, 8, None, "recurrent"), ((4,) * 20, 4, 8, 4, "recurrent"),
-        ((1,) * 16, 4, 16, None, "recurrent"), ((100, 37, 64), 4, 8, None, "fused"),
+        ((1,) * 16, 4, 16, None, "fused"), ((100, 37, 64), 4, 8, None, "fused"),
         ((16,) * 8, 16, 16, 16, "fused"), ((16,), 16, 16, None, "recurrent"),
         ((257,), 16, 16, None, "chunked"), ((192,), 16, 16, None, "chunked"),
         ((128,), 16, 32, None, "fused"), ((96,), 16, 64, None, "fused"),
@@ -524,7 +524,7 @@ DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16,
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
                  ((100, 37, 64), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
                  ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent"),
-                 ((4,) * 7, 16, 32, "recurrent", "chunked"), ((10,) + (3,) * 6, 16, 32, "chunked", "recurrent")]
+                 ((8,) * 7, 16, 16, "recurrent", "chunked"), ((50,) + (1,) * 6, 16, 16, "chunked", "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
