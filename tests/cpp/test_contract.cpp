@@ -493,6 +493,9 @@ TEST(AutoChoice, PicksTheSmallestEstimate) {
       {{512, 512, 512, 512}, 16, 16, 512, Algorithm::kFused},
       {{512, 512, 512, 512}, 16, 16, 0, Algorithm::kChunked, Algorithm::kFused},
       {{1024, 1024}, 16, 16, 1024, Algorithm::kFused},
+      {std::vector<int64_t>(512, 1), 16, 16, 1, Algorithm::kFused},
+      {std::vector<int64_t>(128, 1), 16, 64, 1, Algorithm::kFused},
+      {ones32, 16, 16, 1, Algorithm::kFused},
   };
   for (const Choice& c : choices) {
     gdn2::ProblemShape sh;
