@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 
 #include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
@@ -64,13 +65,14 @@ static __device__ long long g_fused_timeline[kFusedTimelineCtas][kFusedTimelineF
 // Row `row` (a CTA, or in the persistent forms an item: s Hv + h), field `field`.
 #define GDN2_FUSED_MARK_ROW(row_at_, field_, value_)                                                 \
   do {                                                                                               \
-    const int row_ = (row_at_);                                                                      \
-    if (row_ < kFusedTimelineCtas && p.item_base == 0) g_fused_timeline[row_][field_] = (value_); \
+    const unsigned row_ = unsigned(row_at_);                                                         \
+    if (row_ < unsigned(kFusedTimelineCtas) && p.item_base == 0) g_fused_timeline[row_][field_] = (value_); \
   } while (0)
 #define GDN2_FUSED_MARK(field, value) GDN2_FUSED_MARK_ROW(int(blockIdx.x), field, value)
-// A mark of item `it`: its CTA's row, or in the persistent forms (p.claims set) the item's own.
-#define GDN2_FUSED_ITEM_MARK(item_, field_, value_) \
-  GDN2_FUSED_MARK_ROW(p.claims != nullptr ? (item_).s * p.r.value.Hv + (item_).h : int(blockIdx.x), field_, value_)
+// A mark of item `item_`: its CTA's row, or where `by_item_` (a constant: the persistent forms) the
+// item's own.
+#define GDN2_FUSED_ITEM_MARK(by_item_, item_, field_, value_) \
+  GDN2_FUSED_MARK_ROW((by_item_) ? (item_).s * p.r.value.Hv + (item_).h : int(blockIdx.x), field_, value_)
 // The form's timeline (kernel_params.h): read into `fields`, or reset where it is null.
 static int fused_timeline_here(long long* fields) {
   if (fields != nullptr) return int(cudaMemcpyFromSymbol(fields, g_fused_timeline, sizeof(g_fused_timeline)));
@@ -83,8 +85,8 @@ static int fused_timeline_here(long long* fields) {
 #define GDN2_FUSED_MARK(field, value) \
   do {                                \
   } while (0)
-#define GDN2_FUSED_ITEM_MARK(it, field, value) \
-  do {                                         \
+#define GDN2_FUSED_ITEM_MARK(by_item_, item_, field_, value_) \
+  do {                                                   \
   } while (0)
 #endif
 
@@ -629,6 +631,17 @@ __device__ __forceinline__ void solver_sync(int w) {
 // g0: the CTA's blocks before this item (the persistent form's, Schedule; 0 elsewhere), from which
 // the rings' positions and phases count; past the item's last block `request_next(over, stage,
 // bar)` requests block `over` of the items after it (the persistent form; a no-op elsewhere).
+// The forms of one item per CTA: no block past the item's last (solve), nothing to claim (produce).
+struct NoNextItem {
+  template <class Stage>
+  __device__ __forceinline__ void operator()(int, Stage&, uint64_t*) const {}
+  __device__ __forceinline__ void operator()(int) const {}
+};
+// Whether a role's hook (solve's RequestNext, produce's OnBlock) is the persistent forms' (the
+// timeline's rows by item).
+template <class Hook>
+constexpr bool kPersistentHook = !std::is_same<Hook, NoNextItem>::value;
+
 template <int kConsumers, int kCtas, class RequestNext>
 __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int rank,
                       int g0, RequestNext request_next) {
@@ -701,7 +714,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       invert(sm.a[w], sm.t22[w][(gm / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
     fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
-    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(it, kFusedSolvedNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<RequestNext>, it, kFusedSolvedNs, global_timer_ns());
     mbarrier_arrive(R::kSplitSlot ? &sm.solved[si] : &sm.full[si]);
     if constexpr (R::kCtas == 2) {
       // The pair form: once the block is complete here, the solver's part (T and P) into the other
@@ -748,7 +761,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     };
     on_block(n);
     mbarrier_wait(&sm.raw_full[gm & 1], uint32_t(gm >> 1) & 1);
-    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(it, kFusedRawNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedRawNs, global_timer_ns());
     if (gm >= 2) mbarrier_wait(&sm.stage_empty[gm & 1], uint32_t((gm >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
     // into the staging tile (rounded to TF32). The block's column is read into registers first,
@@ -849,7 +862,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
     mbarrier_arrive(&sm.formed[gm & 1]);
-    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(it, kFusedFormedNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedFormedNs, global_timer_ns());
     if constexpr (R::kCtas == 1) wait_slot();
     {
       float e = 1.f, ke[kBlk];
@@ -889,7 +902,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     }
   }
 #ifdef GDN2_PHASE1_TIMELINE
-  if (c == 0) GDN2_FUSED_ITEM_MARK(it, kFusedExactBlocks, exact_blocks);
+  if (c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedExactBlocks, exact_blocks);
 #endif
 }
 
@@ -949,7 +962,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // arrival here, and the bytes.
     if (R::kCtas == 2 && !own && ci == 0 && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
     mbarrier_wait(&sm.full[si], parity);
-    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(it, kFusedFirstNs, global_timer_ns());
+    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
     float x[16];
     fence_operands(x);
     fence_operands(sa);
@@ -1070,14 +1083,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     const int64_t ht = item_state().ht;
     store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   }
-  if (ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(it, kFusedEndNs, global_timer_ns());
+  if (ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedEndNs, global_timer_ns());
 #ifdef GDN2_PHASE1_TIMELINE
   if (kPersistent && ci == 0 && tid == 0) {  // the item's SM and sizes (elsewhere: the CTA's, its prologue)
     uint32_t sm_id;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
-    GDN2_FUSED_ITEM_MARK(it, kFusedSm, sm_id);
-    GDN2_FUSED_ITEM_MARK(it, kFusedSequence, it.s);
-    GDN2_FUSED_ITEM_MARK(it, kFusedBlocks, bl.count);
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedSm, sm_id);
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedSequence, it.s);
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedBlocks, bl.count);
   }
 #endif
 }
@@ -1116,13 +1129,6 @@ __device__ __forceinline__ void init_barriers(const FusedParams& p, Smem<kConsum
   for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
-
-// The forms of one item per CTA: no block past the item's last (solve), nothing to claim (produce).
-struct NoNextItem {
-  template <class Stage>
-  __device__ __forceinline__ void operator()(int, Stage&, uint64_t*) const {}
-  __device__ __forceinline__ void operator()(int) const {}
-};
 
 template <int kConsumers, int kCtas>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
