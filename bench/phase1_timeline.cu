@@ -9,7 +9,9 @@
 // build: cmake -S . -B build-timeline -G Ninja -DGDN2_PHASE1_TIMELINE=ON -DGDN2_BUILD_TESTS=OFF
 //        ninja -C build-timeline gdn2_phase1_timeline
 // usage: ./build-timeline/gdn2_phase1_timeline [ROW ...]   (rows: S1 T512 S2 L32K B8x2K, and the
-//        fused path forced: S1-fused B8x2K-fused B4x4K-fused 64x256-fused, with its CTAs' timeline; default all)
+//        fused path forced: S1-fused B8x2K-fused B4x4K-fused, with its CTAs' timeline, and
+//        64x256-fused 128x1-fused B8x2K-gva2-fused 64x256-gva2-fused, which take the persistent
+//        forms, with their items' timeline; default all)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,8 +45,9 @@ struct Row {
   const char* name;
   int64_t length;  // tokens per sequence
   int n_seq;
-  int heads;       // Hq = Hv
+  int heads;       // Hq
   gdn2::Algorithm algorithm = gdn2::Algorithm::kAuto;
+  int group = 1;   // Hv / Hq
 };
 constexpr Row kRows[] = {{"S1", 64, 1, 16},
                          {"T512", 512, 1, 16},
@@ -54,7 +57,10 @@ constexpr Row kRows[] = {{"S1", 64, 1, 16},
                          {"S1-fused", 64, 1, 16, gdn2::Algorithm::kFused},
                          {"B8x2K-fused", 2048, 8, 16, gdn2::Algorithm::kFused},
                          {"B4x4K-fused", 4096, 4, 16, gdn2::Algorithm::kFused},
-                         {"64x256-fused", 256, 64, 16, gdn2::Algorithm::kFused}};
+                         {"64x256-fused", 256, 64, 16, gdn2::Algorithm::kFused},
+                         {"128x1-fused", 1, 128, 16, gdn2::Algorithm::kFused},
+                         {"B8x2K-gva2-fused", 2048, 8, 16, gdn2::Algorithm::kFused, 2},
+                         {"64x256-gva2-fused", 256, 64, 16, gdn2::Algorithm::kFused, 2}};
 
 // A first item from its CTA's start, in order: until its first mark (set-up, the first item's loads
 // issued), the factor warps' stages up to the hand-over, the wait for the solver, then the solver's
@@ -141,15 +147,104 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
   std::printf("  %-40s %14d %14d\n", "chunks counted", count[0], count[1]);
 }
 
+// The fused path's forms (src/launch.cu's choice among them) and their timelines.
+struct FusedForm {
+  const char* name;
+  int (*timeline)(long long* fields);  // kernel_params.h: read, or reset where fields is null
+  bool persistent;
+};
+constexpr FusedForm kFusedForms[] = {{"64-channel", gdn2::kernels::fused_timeline_v64, false},
+                                     {"128-channel", gdn2::kernels::fused_timeline_v128, false},
+                                     {"128-channel GVA pair", gdn2::kernels::fused_timeline_v128_pair, false},
+                                     {"128-channel persistent", gdn2::kernels::fused_timeline_v128_persistent, true},
+                                     {"128-channel GVA pair persistent", gdn2::kernels::fused_timeline_v128_pair_persistent, true}};
+const FusedForm& fused_form_of(int64_t T, int64_t N, int64_t hq, int64_t hv, int sms) {
+  using namespace gdn2::kernels;
+  const int64_t heads = N * hv;
+  if (fused_slices(heads, sms) == 2) return kFusedForms[0];
+  if (fused_gva_pair_persistent(heads, sms, hq, hv, T, N)) return kFusedForms[4];
+  if (fused_gva_pair(heads, sms, hq, hv, T, N)) return kFusedForms[2];
+  return fused_persistent(heads, sms, hq, hv, T, N) ? kFusedForms[3] : kFusedForms[1];
+}
+
+// The persistent forms' items (rows by item: kernel_params.h, FusedTimelineField) on each SM in
+// the order of their first products: where the SMs' time goes between the first item's start and
+// the last one's end: in items (first products to the final state stored), between one item's end
+// and the next one's first products on the same SM (what an item costs past its blocks), before
+// an SM's first products, after its last item, or on SMs that took none; then each item's way from
+// its claim to its first products, its time per block, and the SMs' ends.
+void print_persistent_timeline(const std::vector<long long>& f, const char* form, int sms) {
+  using namespace gdn2::kernels;
+  struct Item {
+    long long sm, claimed, first, end, blocks;
+  };
+  std::vector<Item> items;
+  for (int r = 0; r < kFusedTimelineCtas; ++r) {
+    const long long* x = &f[size_t(r) * kFusedTimelineFields];
+    if (x[kFusedBlocks] > 0 && x[kFusedEndNs] > 0 && x[kFusedFirstNs] > 0)
+      items.push_back({x[kFusedSm], x[kFusedStartNs], x[kFusedFirstNs], x[kFusedEndNs], x[kFusedBlocks]});
+  }
+  if (items.empty()) return;
+  long long t0 = items[0].claimed, t1 = items[0].end;
+  for (const Item& i : items) t0 = std::min(t0, i.claimed), t1 = std::max(t1, i.end);
+  const double span = double(t1 - t0);
+  std::vector<std::vector<const Item*>> per_sm(size_t(std::max(sms, 1)));
+  for (const Item& i : items)
+    if (i.sm >= 0 && i.sm < sms) per_sm[size_t(i.sm)].push_back(&i);
+  double in_items = 0, before = 0, between = 0, after = 0, unused = 0;
+  std::vector<double> gaps, gaps_after_one_block, ends;
+  int used = 0;
+  for (auto& list : per_sm) {
+    if (list.empty()) {
+      unused += span;
+      continue;
+    }
+    ++used;
+    std::sort(list.begin(), list.end(), [](const Item* a, const Item* b) { return a->first < b->first; });
+    before += double(list.front()->first - t0);
+    after += double(t1 - list.back()->end);
+    ends.push_back(double(list.back()->end - t0));
+    for (size_t i = 0; i < list.size(); ++i) {
+      in_items += double(list[i]->end - list[i]->first);
+      if (i + 1 < list.size()) {
+        const double gap = double(list[i + 1]->first - list[i]->end);
+        between += gap;
+        (list[i]->blocks == 1 ? gaps_after_one_block : gaps).push_back(gap);
+      }
+    }
+  }
+  auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
+  const double total = span * sms;
+  std::printf("  fused path (%s form): %zu items on %d of %d SMs over %.1f us (first claim to last end); the SMs' time:\n",
+              form, items.size(), used, sms, span / 1e3);
+  std::printf("    in items %.1f%%, between items %.1f%%, before an SM's first products %.1f%%, after its last item %.1f%%, "
+              "SMs without one %.1f%%\n",
+              100 * in_items / total, 100 * between / total, 100 * before / total, 100 * after / total, 100 * unused / total);
+  std::printf("    between one item's end and the next one's first products, median us: %.2f after a longer item (%zu), "
+              "%.2f after a 1-block one (%zu)\n",
+              median(gaps) / 1e3, gaps.size(), median(gaps_after_one_block) / 1e3, gaps_after_one_block.size());
+  std::vector<double> claim_to_first, per_block;
+  for (const Item& i : items) {
+    claim_to_first.push_back(double(i.first - i.claimed));
+    per_block.push_back(double(i.end - i.first) / double(i.blocks));
+  }
+  std::sort(ends.begin(), ends.end());
+  std::printf("    claim to first products median %.2f us; per block (first products to end / blocks) median %.3f us; "
+              "the SMs' last ends after the first claim: min %.1f, median %.1f, max %.1f us\n",
+              median(claim_to_first) / 1e3, median(per_block) / 1e3, ends.front() / 1e3, ends[ends.size() / 2] / 1e3,
+              ends.back() / 1e3);
+}
+
 // The fused path's CTAs (fused.cuh, FusedTimelineField) of the call's form: where the SMs' time goes
 // between the first CTA's start and the last one's end (a CTA per SM at a time): in CTAs, before an
 // SM's first CTA, between CTAs, after its last, or on SMs that took none; each CTA's start-up (its
-// start to its first block's products) and time per block; and the longest CTAs.
-void print_fused_timeline(int consumers, int sms) {
+// start to its first block's products) and time per block; and the longest CTAs. The persistent
+// forms: print_persistent_timeline.
+void print_fused_timeline(const FusedForm& form, int sms) {
   using namespace gdn2::kernels;
   std::vector<long long> f(size_t(kFusedTimelineCtas) * kFusedTimelineFields);
-  check(cudaError_t(consumers == 1 ? read_fused_timeline_v64(f.data()) : read_fused_timeline_v128(f.data())),
-        "read_fused_timeline");
+  check(cudaError_t(form.timeline(f.data())), "fused_timeline");
+  if (form.persistent) return print_persistent_timeline(f, form.name, sms);
   struct Cta {
     long long sm, start, first, end, seq, blocks, exact, issued, raw, formed, solved;
   };
@@ -185,7 +280,7 @@ void print_fused_timeline(int consumers, int sms) {
   }
   const double total = span * sms;
   std::printf("  fused path (%s form): %zu CTAs on %d of %d SMs over %.1f us (first start to last end); the SMs' time:\n",
-              consumers == 1 ? "64-channel" : "128-channel", ctas.size(), used, sms, span / 1e3);
+              form.name, ctas.size(), used, sms, span / 1e3);
   std::printf("    in CTAs %.1f%%, before an SM's first CTA %.1f%%, between CTAs %.1f%%, after its last %.1f%%, SMs without one %.1f%%\n",
               100 * in_ctas / total, 100 * before / total, 100 * between / total, 100 * after / total, 100 * unused / total);
   auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
@@ -226,7 +321,7 @@ void print_fused_timeline(int consumers, int sms) {
 }
 
 void run_row(const Row& row, double clock_ghz) {
-  const int H = row.heads, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV, N = row.n_seq;
+  const int H = row.heads, Hv = row.heads * row.group, K = gdn2::kHeadDimK, V = gdn2::kHeadDimV, N = row.n_seq;
   const int64_t T = row.length * N;
   std::mt19937_64 rng(11);
   std::normal_distribution<float> normal(0.f, 1.f);
@@ -242,7 +337,7 @@ void run_row(const Row& row, double clock_ghz) {
     }
   }
   std::vector<float> q(size_t(T) * H * K), k(q.size()), b(q.size()), g(q.size());
-  std::vector<float> v(size_t(T) * H * V), w(v.size());
+  std::vector<float> v(size_t(T) * Hv * V), w(v.size());
   for (int64_t r = 0; r < T * H; ++r) {
     double nq = 0, nk = 0;
     for (int c = 0; c < K; ++c) {
@@ -277,7 +372,7 @@ void run_row(const Row& row, double clock_ghz) {
   const size_t ws_bytes = gdn2::forward_workspace_bytes(T, N, H);
   check(cudaMalloc(&dws, ws_bytes), "cudaMalloc");
 
-  const int64_t key_shape[3] = {T, H, K}, value_shape[3] = {T, H, V}, cu_shape[1] = {N + 1};
+  const int64_t key_shape[3] = {T, H, K}, value_shape[3] = {T, Hv, V}, cu_shape[1] = {N + 1};
   using gdn2::DType;
   auto keys = [&](void* p, DType t) { return gdn2::contiguous_view(p, t, 0, 3, key_shape); };
   auto values = [&](void* p) { return gdn2::contiguous_view(p, DType::kBFloat16, 0, 3, value_shape); };
@@ -303,8 +398,8 @@ void run_row(const Row& row, double clock_ghz) {
     // Counts left by an earlier row's larger grid would pass for this row's CTAs.
     if (rep == 2) check(cudaError_t(gdn2::kernels::reset_phase1_timeline()), "reset_phase1_timeline");
     if (rep == 2) check(cudaError_t(gdn2::kernels::reset_pass_timeline()), "reset_pass_timeline");
-    if (rep == 2) check(cudaError_t(gdn2::kernels::reset_fused_timeline_v64()), "reset_fused_timeline");
-    if (rep == 2) check(cudaError_t(gdn2::kernels::reset_fused_timeline_v128()), "reset_fused_timeline");
+    for (const FusedForm& form : kFusedForms)
+      if (rep == 2) check(cudaError_t(form.timeline(nullptr)), "fused_timeline (reset)");
     const gdn2::Status st = gdn2::forward(args, nullptr);
     if (!st.ok()) {
       std::fprintf(stderr, "gdn2::forward: %s\n", st.message);
@@ -315,8 +410,8 @@ void run_row(const Row& row, double clock_ghz) {
   if (row.algorithm == gdn2::Algorithm::kFused) {  // no phase 1: the fused kernel's CTAs only
     int sms = 0;
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
-    std::printf("\n%s: T = %lld, N = %d, H = %d, the fused path forced\n", row.name, (long long)T, N, H);
-    print_fused_timeline(gdn2::kernels::fused_slices(int64_t(N) * H, sms) == 2 ? 1 : 2, sms);
+    std::printf("\n%s: T = %lld, N = %d, Hq = %d, Hv = %d, the fused path forced\n", row.name, (long long)T, N, H, Hv);
+    print_fused_timeline(fused_form_of(T, N, H, Hv, sms), sms);
     for (void* p : {dq, dk, db, dv, dw, dg, dcu, dout, dws}) cudaFree(p);
     return;
   }

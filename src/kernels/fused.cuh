@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 
 #include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
@@ -61,14 +62,20 @@ namespace gdn2::kernels::fused {
 #ifdef GDN2_PHASE1_TIMELINE
 // The per-CTA timeline (kernel_params.h, FusedTimelineField), in each form's own translation unit.
 static __device__ long long g_fused_timeline[kFusedTimelineCtas][kFusedTimelineFields];
-#define GDN2_FUSED_MARK(field, value)                                                                     \
-  do {                                                                                                  \
-    if (blockIdx.x < kFusedTimelineCtas && p.item_base == 0) g_fused_timeline[blockIdx.x][field] = (value); \
+// Row `row` (a CTA, or in the persistent forms an item: s Hv + h), field `field`.
+#define GDN2_FUSED_MARK_ROW(row_at_, field_, value_)                                                 \
+  do {                                                                                               \
+    const unsigned row_ = unsigned(row_at_);                                                         \
+    if (row_ < unsigned(kFusedTimelineCtas) && p.item_base == 0) g_fused_timeline[row_][field_] = (value_); \
   } while (0)
-static int read_fused_timeline_here(long long* fields) {
-  return int(cudaMemcpyFromSymbol(fields, g_fused_timeline, sizeof(g_fused_timeline)));
-}
-static int reset_fused_timeline_here() {
+#define GDN2_FUSED_MARK(field, value) GDN2_FUSED_MARK_ROW(int(blockIdx.x), field, value)
+// A mark of item `item_`: its CTA's row, or where `by_item_` (a constant: the persistent forms) the
+// item's own.
+#define GDN2_FUSED_ITEM_MARK(by_item_, item_, field_, value_) \
+  GDN2_FUSED_MARK_ROW((by_item_) ? (item_).s * p.r.value.Hv + (item_).h : int(blockIdx.x), field_, value_)
+// The form's timeline (kernel_params.h): read into `fields`, or reset where it is null.
+static int fused_timeline_here(long long* fields) {
+  if (fields != nullptr) return int(cudaMemcpyFromSymbol(fields, g_fused_timeline, sizeof(g_fused_timeline)));
   void* at = nullptr;
   cudaError_t e = cudaGetSymbolAddress(&at, g_fused_timeline);
   if (e == cudaSuccess) e = cudaMemset(at, 0, sizeof(g_fused_timeline));
@@ -77,6 +84,9 @@ static int reset_fused_timeline_here() {
 #else
 #define GDN2_FUSED_MARK(field, value) \
   do {                                \
+  } while (0)
+#define GDN2_FUSED_ITEM_MARK(by_item_, item_, field_, value_) \
+  do {                                                   \
   } while (0)
 #endif
 
@@ -621,6 +631,17 @@ __device__ __forceinline__ void solver_sync(int w) {
 // g0: the CTA's blocks before this item (the persistent form's, Schedule; 0 elsewhere), from which
 // the rings' positions and phases count; past the item's last block `request_next(over, stage,
 // bar)` requests block `over` of the items after it (the persistent form; a no-op elsewhere).
+// The forms of one item per CTA: no block past the item's last (solve), nothing to claim (produce).
+struct NoNextItem {
+  template <class Stage>
+  __device__ __forceinline__ void operator()(int, Stage&, uint64_t*) const {}
+  __device__ __forceinline__ void operator()(int) const {}
+};
+// Whether a role's hook (solve's RequestNext, produce's OnBlock) is the persistent forms' (the
+// timeline's rows by item).
+template <class Hook>
+constexpr bool kPersistentHook = !std::is_same<Hook, NoNextItem>::value;
+
 template <int kConsumers, int kCtas, class RequestNext>
 __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& bl, Smem<kConsumers, kCtas>& sm, int rank,
                       int g0, RequestNext request_next) {
@@ -693,7 +714,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       invert(sm.a[w], sm.t22[w][(gm / kSolvers) & 1], slot, warp, lane, kInverseBarrier + 2 * w, wait_slot);
     }
     fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
-    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedSolvedNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<RequestNext>, it, kFusedSolvedNs, global_timer_ns());
     mbarrier_arrive(R::kSplitSlot ? &sm.solved[si] : &sm.full[si]);
     if constexpr (R::kCtas == 2) {
       // The pair form: once the block is complete here, the solver's part (T and P) into the other
@@ -740,7 +761,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     };
     on_block(n);
     mbarrier_wait(&sm.raw_full[gm & 1], uint32_t(gm >> 1) & 1);
-    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedRawNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedRawNs, global_timer_ns());
     if (gm >= 2) mbarrier_wait(&sm.stage_empty[gm & 1], uint32_t((gm >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
     // into the staging tile (rounded to TF32). The block's column is read into registers first,
@@ -841,7 +862,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
     mbarrier_arrive(&sm.formed[gm & 1]);
-    if (n == 0 && c == 0) GDN2_FUSED_MARK(kFusedFormedNs, global_timer_ns());
+    if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedFormedNs, global_timer_ns());
     if constexpr (R::kCtas == 1) wait_slot();
     {
       float e = 1.f, ke[kBlk];
@@ -881,7 +902,7 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     }
   }
 #ifdef GDN2_PHASE1_TIMELINE
-  if (c == 0) GDN2_FUSED_MARK(kFusedExactBlocks, exact_blocks);
+  if (c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedExactBlocks, exact_blocks);
 #endif
 }
 
@@ -1036,7 +1057,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // arrival here, and the bytes.
     if (R::kCtas == 2 && !own && ci == 0 && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
     mbarrier_wait(&sm.full[si], parity);
-    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedFirstNs, global_timer_ns());
+    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
     float x[16];
     fence_operands(x);
     fence_operands(sa);
@@ -1159,7 +1180,16 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     else if constexpr (kPersistent) store_state_quads(pv, ht, row, tq, st);
     else store_state_elements<kK / 2>(pv, ht, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
   }
-  if (ci == 0 && tid == 0) GDN2_FUSED_MARK(kFusedEndNs, global_timer_ns());
+  if (ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedEndNs, global_timer_ns());
+#ifdef GDN2_PHASE1_TIMELINE
+  if (kPersistent && ci == 0 && tid == 0) {  // the item's SM and sizes (elsewhere: the CTA's, its prologue)
+    uint32_t sm_id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm_id));
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedSm, sm_id);
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedSequence, it.s);
+    GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedBlocks, bl.count);
+  }
+#endif
 }
 
 #ifdef GDN2_PHASE1_TIMELINE
@@ -1196,13 +1226,6 @@ __device__ __forceinline__ void init_barriers(const FusedParams& p, Smem<kConsum
   for (const TensorMap* map : {&p.q_map, &p.k_map, &p.b_map, &p.g_map, &pv.v_map, &pv.w_map})
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
-
-// The forms of one item per CTA: no block past the item's last (solve), nothing to claim (produce).
-struct NoNextItem {
-  template <class Stage>
-  __device__ __forceinline__ void operator()(int, Stage&, uint64_t*) const {}
-  __device__ __forceinline__ void operator()(int) const {}
-};
 
 template <int kConsumers, int kCtas>
 __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constant__ FusedParams p) {
@@ -1354,6 +1377,9 @@ struct Schedule {
   __device__ __forceinline__ int claim(int j) const {
     const int c = int(gridDim.x) / kCtas + atomicAdd(p.claims, 1);
     const int pos = c < items() ? c : -1;
+#ifdef GDN2_PHASE1_TIMELINE
+    if (pos >= 0) mark_claimed(pos, global_timer_ns());
+#endif
     tab->pos[j % kQueue] = pos;
     mbarrier_arrive(&tab->queued[j % kQueue]);
     if constexpr (kCtas == 2) {  // the same entry in the other CTA, released to it at cluster scope
@@ -1362,6 +1388,14 @@ struct Schedule {
     }
     return pos;
   }
+#ifdef GDN2_PHASE1_TIMELINE
+  // The timeline's start of item pos (each CTA's of the cluster): when it was claimed, or for the
+  // CTA's first item the CTA's start.
+  __device__ __forceinline__ void mark_claimed(int pos, long long ns) const {
+    const int r = pos / per_seq(), h0 = (pos - r * per_seq()) * kCtas;
+    for (int k = 0; k < kCtas; ++k) GDN2_FUSED_MARK_ROW(tab->ranked[r].seq * p.r.value.Hv + h0 + k, kFusedStartNs, ns);
+  }
+#endif
   __device__ __forceinline__ int blocks(int pos) const { return (tab->ranked[pos / per_seq()].tokens + kBlk - 1) / kBlk; }
   // Position pos of the list: rank pos / per_seq, value head kCtas (pos % per_seq) + rank.
   __device__ __forceinline__ SliceItem item(int pos) const {
@@ -1448,7 +1482,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   }
   const Schedule<kCtas> sched{p, &tab, rank, items, pv.Hv, pv.Hv / pv.Hq};
 #ifdef GDN2_PHASE1_TIMELINE
-  if (threadIdx.x == 0) mark_cta_start(p, start_ns);
+  if (threadIdx.x == 0 && rank == 0) sched.mark_claimed(unit, start_ns);  // rows by item (GDN2_FUSED_ITEM_MARK)
 #endif
   // Item 0 (the CTA's, or the cluster's, index), and item 1 where item 0 is too short for produce's
   // claim below (kClaimAt); then the first two own blocks' raw inputs.

@@ -5,4 +5,7 @@
 
 namespace gdn2::kernels {
 int launch_fused_v128_persistent(const RecurrentParams& p, Stream stream) { return launch_fused<2, 1, true>(p, stream); }
+#ifdef GDN2_PHASE1_TIMELINE
+int fused_timeline_v128_persistent(long long* fields) { return fused::fused_timeline_here(fields); }
+#endif
 }  // namespace gdn2::kernels

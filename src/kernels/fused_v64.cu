@@ -6,7 +6,6 @@
 namespace gdn2::kernels {
 int launch_fused_v64(const RecurrentParams& p, Stream stream) { return launch_fused<1, 2>(p, stream); }
 #ifdef GDN2_PHASE1_TIMELINE
-int read_fused_timeline_v64(long long* fields) { return fused::read_fused_timeline_here(fields); }
-int reset_fused_timeline_v64() { return fused::reset_fused_timeline_here(); }
+int fused_timeline_v64(long long* fields) { return fused::fused_timeline_here(fields); }
 #endif
 }  // namespace gdn2::kernels

@@ -337,7 +337,9 @@ int reset_pass_timeline();
 
 // The fused path's timeline per CTA (fused.cuh), for the first kFusedTimelineCtas CTAs of the last
 // launch of each form (v64: one consumer warpgroup, v128: two): the fields of FusedTimelineField,
-// zero for a CTA that did not run (or took the fault path).
+// zero for a CTA that did not run (or took the fault path). In the persistent forms a row is an
+// item (sequence s, value head h: row s Hv + h), its start the time it was claimed (the CTA's start
+// for the CTA's first), its SM the one its CTA ran on; kFusedIssuedNs is not recorded there.
 inline constexpr int kFusedTimelineCtas = 4096;
 enum FusedTimelineField : int {
   kFusedSm,          // the SM it ran on
@@ -353,10 +355,13 @@ enum FusedTimelineField : int {
   kFusedExactBlocks, // of those, the ones that took the exact path for A and P
   kFusedTimelineFields
 };
-int read_fused_timeline_v64(long long* fields /* [kFusedTimelineCtas][kFusedTimelineFields] */);
-int read_fused_timeline_v128(long long* fields);
-int reset_fused_timeline_v64();
-int reset_fused_timeline_v128();
+// Each form's timeline (its translation unit's): read into `fields` ([kFusedTimelineCtas]
+// [kFusedTimelineFields]), or reset where `fields` is null.
+int fused_timeline_v64(long long* fields);
+int fused_timeline_v128(long long* fields);
+int fused_timeline_v128_pair(long long* fields);
+int fused_timeline_v128_persistent(long long* fields);
+int fused_timeline_v128_pair_persistent(long long* fields);
 #endif
 
 }  // namespace gdn2::kernels
