@@ -191,6 +191,34 @@ def usable(row, algorithm):
     return t is not None and not math.isnan(t) and t > 0
 
 
+def contract_picks(rows, sms, params, recurrent=None):
+    """kAuto's pick for each row that has a timed path, as src/contract.cpp makes it with the longest
+    length as the hint: its chunked and recurrent estimates (`recurrent`: another recurrent estimate
+    in their place), the fused estimates `params` by form key (fused_us, GVA pair and persistent
+    forms apart), weighed by FUSED_MARGIN. Returns (row, pick, best, regret) tuples, regret being the
+    pick's measured time over the fastest path's."""
+    picks = []
+    for r in rows:
+        timed = [a for a in ALGORITHMS if usable(r, a)]
+        if not timed:
+            continue
+        est = {"chunked": chunked_us(r, sms), "recurrent": (recurrent or recurrent_us)(r, sms)}
+        s, _, _ = fused_form(r["N"], r["Hv"], sms)
+        est["fused"] = fused_us(r, sms, params, True, True) * FUSED_MARGIN[2 if s == 2 else 1]
+        best = min(timed, key=lambda a: r[f"{a}_us"])
+        pick = min(timed, key=lambda a: est[a])
+        picks.append((r, pick, best, r[f"{pick}_us"] / r[f"{best}_us"]))
+    return picks
+
+
+def regret_summary(picks):
+    """One line: how many shapes, the regrets' geomean and max, and each pick off the fastest path."""
+    regrets = [g for _, _, _, g in picks]
+    geo = math.exp(sum(math.log(x) for x in regrets) / len(regrets))
+    off = [f"{r['name']} {pick} for {best} {g:.3f}" for r, pick, best, g in picks if g > 1.0]
+    return f"{len(picks)} shapes, regret geomean {geo:.3f}, max {max(regrets):.3f}, {len(off)} off: " + "; ".join(off)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("crossovers", nargs="+", help="crossover.json files")

@@ -167,6 +167,47 @@ const FusedForm& fused_form_of(int64_t T, int64_t N, int64_t hq, int64_t hv, int
   return fused_persistent(heads, sms, hq, hv, T, N) ? kFusedForms[3] : kFusedForms[1];
 }
 
+// Where the SMs' time goes between t0 and t1, given spans (CTAs or items: index into the caller's
+// list, SM, begin, end), each SM's in the order of their begins: in spans, before an SM's first,
+// between one span's end and the next one's begin on the same SM (each also to on_gap(index of the
+// earlier span, gap)), after its last, and on SMs that took none; and each used SM's last end.
+struct Span {
+  size_t index;
+  long long sm, begin, end;
+};
+struct SmSplit {
+  double in_spans = 0, before = 0, between = 0, after = 0, unused = 0;
+  int used = 0;
+  std::vector<double> ends;  // each used SM's last end after t0, ns
+};
+template <class OnGap>
+SmSplit split_by_sm(const std::vector<Span>& spans, long long t0, long long t1, int sms, OnGap on_gap) {
+  std::vector<std::vector<const Span*>> per_sm(size_t(std::max(sms, 1)));
+  for (const Span& x : spans)
+    if (x.sm >= 0 && x.sm < sms) per_sm[size_t(x.sm)].push_back(&x);
+  SmSplit r;
+  for (auto& list : per_sm) {
+    if (list.empty()) {
+      r.unused += double(t1 - t0);
+      continue;
+    }
+    ++r.used;
+    std::sort(list.begin(), list.end(), [](const Span* a, const Span* b) { return a->begin < b->begin; });
+    r.before += double(list.front()->begin - t0);
+    r.after += double(t1 - list.back()->end);
+    r.ends.push_back(double(list.back()->end - t0));
+    for (size_t i = 0; i < list.size(); ++i) {
+      r.in_spans += double(list[i]->end - list[i]->begin);
+      if (i + 1 < list.size()) {
+        const double gap = double(list[i + 1]->begin - list[i]->end);
+        r.between += gap;
+        on_gap(list[i]->index, gap);
+      }
+    }
+  }
+  return r;
+}
+
 // The persistent forms' items (rows by item: kernel_params.h, FusedTimelineField) on each SM in
 // the order of their first products: where the SMs' time goes between the first item's start and
 // the last one's end: in items (first products to the final state stored), between one item's end
@@ -188,38 +229,21 @@ void print_persistent_timeline(const std::vector<long long>& f, const char* form
   long long t0 = items[0].claimed, t1 = items[0].end;
   for (const Item& i : items) t0 = std::min(t0, i.claimed), t1 = std::max(t1, i.end);
   const double span = double(t1 - t0);
-  std::vector<std::vector<const Item*>> per_sm(size_t(std::max(sms, 1)));
-  for (const Item& i : items)
-    if (i.sm >= 0 && i.sm < sms) per_sm[size_t(i.sm)].push_back(&i);
-  double in_items = 0, before = 0, between = 0, after = 0, unused = 0;
-  std::vector<double> gaps, gaps_after_one_block, ends;
-  int used = 0;
-  for (auto& list : per_sm) {
-    if (list.empty()) {
-      unused += span;
-      continue;
-    }
-    ++used;
-    std::sort(list.begin(), list.end(), [](const Item* a, const Item* b) { return a->first < b->first; });
-    before += double(list.front()->first - t0);
-    after += double(t1 - list.back()->end);
-    ends.push_back(double(list.back()->end - t0));
-    for (size_t i = 0; i < list.size(); ++i) {
-      in_items += double(list[i]->end - list[i]->first);
-      if (i + 1 < list.size()) {
-        const double gap = double(list[i + 1]->first - list[i]->end);
-        between += gap;
-        (list[i]->blocks == 1 ? gaps_after_one_block : gaps).push_back(gap);
-      }
-    }
-  }
+  std::vector<Span> spans;
+  for (size_t i = 0; i < items.size(); ++i) spans.push_back({i, items[i].sm, items[i].first, items[i].end});
+  std::vector<double> gaps, gaps_after_one_block;
+  SmSplit split = split_by_sm(spans, t0, t1, sms, [&](size_t i, double gap) {
+    (items[i].blocks == 1 ? gaps_after_one_block : gaps).push_back(gap);
+  });
+  std::vector<double>& ends = split.ends;
   auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
   const double total = span * sms;
   std::printf("  fused path (%s form): %zu items on %d of %d SMs over %.1f us (first claim to last end); the SMs' time:\n",
-              form, items.size(), used, sms, span / 1e3);
+              form, items.size(), split.used, sms, span / 1e3);
   std::printf("    in items %.1f%%, between items %.1f%%, before an SM's first products %.1f%%, after its last item %.1f%%, "
               "SMs without one %.1f%%\n",
-              100 * in_items / total, 100 * between / total, 100 * before / total, 100 * after / total, 100 * unused / total);
+              100 * split.in_spans / total, 100 * split.between / total, 100 * split.before / total, 100 * split.after / total,
+              100 * split.unused / total);
   std::printf("    between one item's end and the next one's first products, median us: %.2f after a longer item (%zu), "
               "%.2f after a 1-block one (%zu)\n",
               median(gaps) / 1e3, gaps.size(), median(gaps_after_one_block) / 1e3, gaps_after_one_block.size());
@@ -259,30 +283,15 @@ void print_fused_timeline(const FusedForm& form, int sms) {
   long long t0 = ctas[0].start, t1 = ctas[0].end;
   for (const Cta& c : ctas) t0 = std::min(t0, c.start), t1 = std::max(t1, c.end);
   const double span = double(t1 - t0);
-  std::vector<std::vector<const Cta*>> per_sm(size_t(std::max(sms, 1)));
-  for (const Cta& c : ctas)
-    if (c.sm >= 0 && c.sm < sms) per_sm[size_t(c.sm)].push_back(&c);
-  double in_ctas = 0, before = 0, between = 0, after = 0, unused = 0;
-  int used = 0;
-  for (auto& list : per_sm) {
-    if (list.empty()) {
-      unused += span;
-      continue;
-    }
-    ++used;
-    std::sort(list.begin(), list.end(), [](const Cta* a, const Cta* b) { return a->start < b->start; });
-    before += double(list.front()->start - t0);
-    after += double(t1 - list.back()->end);
-    for (size_t i = 0; i < list.size(); ++i) {
-      in_ctas += double(list[i]->end - list[i]->start);
-      if (i + 1 < list.size()) between += double(list[i + 1]->start - list[i]->end);
-    }
-  }
+  std::vector<Span> spans;
+  for (size_t i = 0; i < ctas.size(); ++i) spans.push_back({i, ctas[i].sm, ctas[i].start, ctas[i].end});
+  const SmSplit split = split_by_sm(spans, t0, t1, sms, [](size_t, double) {});
   const double total = span * sms;
   std::printf("  fused path (%s form): %zu CTAs on %d of %d SMs over %.1f us (first start to last end); the SMs' time:\n",
-              form.name, ctas.size(), used, sms, span / 1e3);
+              form.name, ctas.size(), split.used, sms, span / 1e3);
   std::printf("    in CTAs %.1f%%, before an SM's first CTA %.1f%%, between CTAs %.1f%%, after its last %.1f%%, SMs without one %.1f%%\n",
-              100 * in_ctas / total, 100 * before / total, 100 * between / total, 100 * after / total, 100 * unused / total);
+              100 * split.in_spans / total, 100 * split.before / total, 100 * split.between / total, 100 * split.after / total,
+              100 * split.unused / total);
   auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x.empty() ? 0.0 : x[x.size() / 2]; };
   std::vector<double> startup, per_block, duration, per_block_exact, per_block_plain;
   for (const Cta& c : ctas) {

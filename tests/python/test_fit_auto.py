@@ -175,3 +175,22 @@ def test_recurrent_estimate_is_kautos():
     # 64-token sequences: past the floor, 1.3 + 0.27 L per round
     long = {"T": 2048, "N": 32, "Hq": 16, "Hv": 16, "max_seqlen": 64}
     assert math.isclose(fit_auto.recurrent_us(long, SMS), 2.0 + 16 * (1.3 + 0.27 * 64))
+
+
+def test_contract_picks_take_the_smallest_estimate():
+    """contract_picks (the results folders' eval_refit.py): each row's pick is the path of the
+    smallest estimate, its regret the pick's measured time over the fastest one's, and a path
+    measured as NaN (not run) is never picked."""
+    params = {2: (8.0, 1.2, 0.0), 1: (4.0, 2.0, 9.0), 0: (16.0, 1.5, 9.0), 3: (6.0, 1.8, 2.9), 4: (19.0, 1.5, 1.7)}
+    ones = {"name": "512x1", "T": 512, "N": 512, "Hq": 16, "Hv": 16, "max_seqlen": 1}
+    est_fused = fit_auto.fused_us(ones, SMS, params, True, True)
+    assert est_fused < fit_auto.recurrent_us(ones, SMS) < fit_auto.chunked_us(ones, SMS)
+    timed = dict(ones, chunked_us=900.0, recurrent_us=400.0, fused_us=500.0)  # the estimates' order is wrong here
+    untimed = dict(ones, name="no-fused", chunked_us=900.0, recurrent_us=400.0, fused_us=float("nan"))
+    picks = fit_auto.contract_picks([timed, untimed], SMS, params)
+    assert [(p, b) for _, p, b, _ in picks] == [("fused", "recurrent"), ("recurrent", "recurrent")]
+    assert math.isclose(picks[0][3], 500.0 / 400.0) and picks[1][3] == 1.0
+    assert "2 shapes, regret geomean 1.118, max 1.250, 1 off: 512x1 fused for recurrent 1.250" == fit_auto.regret_summary(picks)
+    # another recurrent estimate in place of contract.cpp's turns the pick
+    picks = fit_auto.contract_picks([timed], SMS, params, recurrent=lambda r, sms: 0.0)
+    assert picks[0][1] == "recurrent"

@@ -35,17 +35,4 @@ def recurrent_main(r, sms):
 
 
 for tag, params, recurrent in (("main's estimates", MAIN, recurrent_main), ("this session's", NEW, fa.recurrent_us)):
-    regrets, off = [], []
-    for r in rows:
-        timed = [a for a in fa.ALGORITHMS if fa.usable(r, a)]
-        est = {"chunked": fa.chunked_us(r, 132), "recurrent": recurrent(r, 132)}
-        s, _, _ = fa.fused_form(r["N"], r["Hv"], 132)
-        est["fused"] = fa.fused_us(r, 132, params, True, True) * (fa.FUSED_MARGIN[2] if s == 2 else fa.FUSED_MARGIN[1])
-        best = min(timed, key=lambda a: r[f"{a}_us"])
-        pick = min(timed, key=lambda a: est[a])
-        regret = r[f"{pick}_us"] / r[f"{best}_us"]
-        regrets.append(regret)
-        if regret > 1.0:
-            off.append(f"{r['name']} {pick} for {best} {regret:.3f}")
-    geo = math.exp(sum(math.log(x) for x in regrets) / len(regrets))
-    print(f"{tag}: {len(rows)} shapes, regret geomean {geo:.3f}, max {max(regrets):.3f}, {len(off)} off: " + "; ".join(off))
+    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params, recurrent)))

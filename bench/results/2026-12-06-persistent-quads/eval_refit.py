@@ -8,7 +8,6 @@ restatement of src/contract.cpp. CPU only.
     python3 bench/results/2026-12-06-persistent-quads/eval_refit.py"""
 import importlib.util
 import json
-import math
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,17 +26,4 @@ NEW[3] = tuple(float(x) for x in os.environ.get("NEW3", "5.98,1.817,2.91").split
 NEW[4] = tuple(float(x) for x in os.environ.get("NEW4", "19.19,1.474,1.69").split(","))
 
 for tag, params in (("main's estimates", MAIN), ("this session's", NEW)):
-    regrets, off = [], []
-    for r in rows:
-        timed = [a for a in fa.ALGORITHMS if fa.usable(r, a)]
-        est = {"chunked": fa.chunked_us(r, 132), "recurrent": fa.recurrent_us(r, 132)}
-        s, _, _ = fa.fused_form(r["N"], r["Hv"], 132)
-        est["fused"] = fa.fused_us(r, 132, params, True, True) * (fa.FUSED_MARGIN[2] if s == 2 else fa.FUSED_MARGIN[1])
-        best = min(timed, key=lambda a: r[f"{a}_us"])
-        pick = min(timed, key=lambda a: est[a])
-        regret = r[f"{pick}_us"] / r[f"{best}_us"]
-        regrets.append(regret)
-        if regret > 1.0:
-            off.append(f"{r['name']} {pick} for {best} {regret:.3f}")
-    geo = math.exp(sum(math.log(x) for x in regrets) / len(regrets))
-    print(f"{tag}: {len(rows)} shapes, regret geomean {geo:.3f}, max {max(regrets):.3f}, {len(off)} off: " + "; ".join(off))
+    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params)))
