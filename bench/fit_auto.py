@@ -23,7 +23,9 @@ s = 1, no GVA pair runs, items > SMs and N <= 4096, one CTA per SM takes the ite
 rows are fitted apart too (key 3): there a CTA's start is paid once per SM, not once per item;
 with both, the GVA pair past one round of its clusters (src/kernels/fused_v128_pair_persistent.cu:
 N Hv / 2 > SMs / 2 clusters' items, N <= 256, a cluster per two SMs taking them in turn) is a
-form of its own too (key 4).
+form of its own too (key 4). With --persistent-one-round (builds since the persistent forms also
+run within one round of the SMs, in place of the one-item kernels) keys 3 and 4 take those rows
+too.
 
 The chunked path's model (src/launch.cu): phase 1 takes Hq (T + 63 N) / 64 chunk items on the
 SMs, then the state pass runs one CTA per (sequence, value head, slice of 32, 64 or 128 value
@@ -77,16 +79,17 @@ def fused_form(n, hv, sms):
     return s, items, min(items, sms)
 
 
-def fused_key(row, sms, gva_pair=False, persistent=False):
+def fused_key(row, sms, gva_pair=False, persistent=False, one_round=False):
     """The form's key (FORM_NAMES): s, or 0 where the build has the GVA pair and it runs (s = 1, an
     even number of value heads per key head and 128 tokens per sequence on average: kernel_params.h,
     fused_gva_pair), or 3 where the build has the persistent form and it runs (s = 1 without the
-    pair, more items than SMs, at most 4,096 sequences: kernel_params.h, fused_persistent), or 4
-    where the build has both and the pair runs past one round of its clusters (kernel_params.h,
+    pair, at most 4,096 sequences, more items than SMs unless `one_round`: kernel_params.h,
+    fused_persistent), or 4 where the build has both and the pair's persistent form runs (at most
+    256 sequences, past one round of its clusters unless `one_round`: kernel_params.h,
     fused_gva_pair_persistent)."""
     s, items, _ = fused_form(row["N"], row["Hv"], sms)
     pair = gva_pair and s == 1 and (row["Hv"] // row["Hq"]) % 2 == 0 and row["T"] >= GVA_PAIR_MIN_MEAN_TOKENS * row["N"]
-    past_one_round = items // 2 > sms // 2 if pair else items > sms  # clusters of 2, or CTAs
+    past_one_round = one_round or (items // 2 > sms // 2 if pair else items > sms)  # clusters of 2, or CTAs
     if persistent and s == 1 and past_one_round and row["N"] <= (PAIR_PERSISTENT_MAX_SEQUENCES if pair else
                                                                PERSISTENT_MAX_SEQUENCES):
         return 4 if pair else 3
@@ -177,9 +180,9 @@ def fit(samples):
     return params
 
 
-def fused_us(row, sms, params, gva_pair=False, persistent=False):
+def fused_us(row, sms, params, gva_pair=False, persistent=False, one_round=False):
     x = fused_features(row, sms)
-    return sum(p * f for p, f in zip(params[fused_key(row, sms, gva_pair, persistent)], x))
+    return sum(p * f for p, f in zip(params[fused_key(row, sms, gva_pair, persistent, one_round)], x))
 
 
 def fitted_chunked_us(row, sms, params):
@@ -204,7 +207,7 @@ def contract_picks(rows, sms, params, recurrent=None):
             continue
         est = {"chunked": chunked_us(r, sms), "recurrent": (recurrent or recurrent_us)(r, sms)}
         s, _, _ = fused_form(r["N"], r["Hv"], sms)
-        est["fused"] = fused_us(r, sms, params, True, True) * FUSED_MARGIN[2 if s == 2 else 1]
+        est["fused"] = fused_us(r, sms, params, True, True, True) * FUSED_MARGIN[2 if s == 2 else 1]
         best = min(timed, key=lambda a: r[f"{a}_us"])
         pick = min(timed, key=lambda a: est[a])
         picks.append((r, pick, best, r[f"{pick}_us"] / r[f"{best}_us"]))
@@ -232,6 +235,8 @@ def main(argv=None):
                    help="the crossovers were measured on a build with the 128-channel form's GVA pair: fit it apart")
     p.add_argument("--persistent", action="store_true",
                    help="... and with that form on persistent CTAs: fit it apart")
+    p.add_argument("--persistent-one-round", action="store_true",
+                   help="... where the persistent forms run within one round of the SMs too")
     args = p.parse_args(argv)
 
     rows = []
@@ -241,7 +246,7 @@ def main(argv=None):
     params = {}
     for key in FORM_ORDER:
         samples = [(fused_features(r, args.sms), r["fused_us"]) for r in rows
-                   if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair, args.persistent) == key]
+                   if usable(r, "fused") and fused_key(r, args.sms, args.gva_pair, args.persistent, args.persistent_one_round) == key]
         if len(samples) >= 2:
             params[key] = fit(samples)
     for key, (a, c, o) in sorted(params.items(), key=lambda kv: FORM_ORDER.index(kv[0])):
@@ -273,8 +278,9 @@ def main(argv=None):
             continue
         est = {a: estimates[a](r, args.sms) for a in ("chunked", "recurrent")}
         s, _, _ = fused_form(r["N"], r["Hv"], args.sms)
-        key = fused_key(r, args.sms, args.gva_pair, args.persistent)
-        est["fused"] = fused_us(r, args.sms, params, args.gva_pair, args.persistent) if key in params else float("nan")
+        key = fused_key(r, args.sms, args.gva_pair, args.persistent, args.persistent_one_round)
+        est["fused"] = (fused_us(r, args.sms, params, args.gva_pair, args.persistent, args.persistent_one_round)
+                        if key in params else float("nan"))
         best = min(timed, key=lambda a: r[f"{a}_us"])
         candidates = [a for a in timed if not math.isnan(est[a])]
         margin = args.fused_margin if s == 2 else args.fused_margin_v128

@@ -395,9 +395,9 @@ constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940,
 // head, sequences of 128 tokens on average), fitted apart on an H100 (bench/fit_auto.py --gva-pair,
 // docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).
 constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
-// The 128-channel form on persistent CTAs (kernels::fused_persistent: past one round of CTAs, at
-// most 4,096 sequences) and its GVA pair on persistent clusters (kernels::fused_gva_pair_persistent:
-// past one round of clusters, at most 256 sequences), each fitted apart on an H100
+// The 128-channel form on persistent CTAs (kernels::fused_persistent: at most 4,096 sequences) and
+// its GVA pair on persistent clusters (kernels::fused_gva_pair_persistent: at most 256 sequences),
+// within one round of the SMs as past it, each fitted apart on an H100
 // (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms everywhere";
 // refitted when their consumers came to store the state by quads and pairs of channels: "The state
 // by quads of channels").

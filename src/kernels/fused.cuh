@@ -244,22 +244,18 @@ __device__ __forceinline__ void send_to_peer(const void* src, uint32_t bytes, co
 struct FusedParams {
   RecurrentParams r;
   TensorMap q_map, k_map, b_map, g_map;
-  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items),
-                          // its sequence remapped where longest_first is set
-  int longest_first = 0;  // the CTAs take the sequences longest first (longest_first_sequence)
+  int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
   int* claims = nullptr;  // the persistent form's counter of claimed items (Schedule)
 };
 
-// Longest sequence first: where the CTAs take more than one round of the SMs, a long sequence late
-// in the list would start late and end the kernel alone. So CTA b takes, instead of sequence
-// b / (Hv kSlices), the sequence of that rank by block count (more blocks first, ties by index: a
-// permutation of the sequences whatever cu_seqlens holds, its offsets clamped as everywhere). The
-// launcher asks for it on 2 to kMaxOrderedSequences sequences (one thread ranks each) in 2 to
-// kMaxOrderedRounds rounds of CTAs: every CTA ranks before its first block, which past that many
-// rounds costs more than the order gains (docs/performance.md, "The built branches measured on an
-// H100").
+// Longest sequence first: where items take more than one round of the SMs, a long sequence late in
+// the list would start late and end the kernel alone. So the persistent forms take the items in
+// the order of their sequences' rank by block count (more blocks first, ties by index: a
+// permutation of the sequences whatever cu_seqlens holds, its offsets clamped as everywhere), on up
+// to kMaxOrderedSequences sequences (one thread ranks each; past that in index order). The
+// one-item kernels, which run only past the persistent forms' bounds of sequences
+// (kernel_params.h), take them in index order.
 constexpr int kMaxOrderedSequences = 256;
-constexpr int kMaxOrderedRounds = 8;
 static_assert(kMaxOrderedSequences + 4 <= int(sizeof(StageTile) / sizeof(int)), "scratch in a staging tile");
 
 // Ranks the sequences by block count (more blocks first, ties by index: a permutation of the
@@ -289,16 +285,6 @@ __device__ __forceinline__ void rank_sequences(const Sequences& seq, int* scratc
     on_rank(t, ahead);
   }
   __syncthreads();
-}
-
-// The sequence of rank `rank`, the same in every thread (rank_sequences; the chosen sequence at
-// scratch[0]).
-template <int kThreads>
-__device__ int longest_first_sequence(const Sequences& seq, int rank, int* scratch) {
-  rank_sequences<kThreads>(seq, scratch, [&](int t, int ahead) {
-    if (ahead == rank) scratch[0] = t;
-  });
-  return scratch[0];
 }
 
 __device__ __forceinline__ bool producer_sync_and(bool x) {
@@ -1246,14 +1232,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   const bool fault = cu_seqlens_fault<kThreads>(pv.seq);
-  int64_t item = p.item_base + blockIdx.x;
-  if (p.longest_first && !fault) {  // a uniform branch; staging tile 0 is free until the barrier below
-    const int64_t per_sequence = int64_t(pv.Hv) * R::kSlices;
-    int* const scratch = reinterpret_cast<int*>(&sm.stage[0][0][0]);
-    const int s = longest_first_sequence<kThreads>(pv.seq, int(item / per_sequence), scratch);
-    item = s * per_sequence + item % per_sequence;
-  }
-  const SliceItem it = slice_item<R::kSlices>(pv, item);
+  const SliceItem it = slice_item<R::kSlices>(pv, p.item_base + blockIdx.x);
   if (fault) {
     fill_nan<R::kSliceV, kThreads>(pv, it.s, it.h, it.v0, state_offsets(pv, it.s, it.h, it.v0).ht);
     return;
@@ -1303,8 +1282,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   if constexpr (R::kCtas == 2) cluster_sync();
 }
 
-// The persistent form (fused_v128_persistent.cu; the 128-channel form past one round of CTAs, on
-// at most kFusedPersistentMaxSequences sequences): one CTA per SM, each taking items in turn, and
+// The persistent form (fused_v128_persistent.cu; the 128-channel form on at most
+// kFusedPersistentMaxSequences sequences): one CTA per SM, each taking items in turn, and
 // its roles run the blocks of all its items as one stream (g: the CTA's blocks, counted over its
 // items), so that an item's first blocks are formed while the consumers finish the previous one's
 // last, and a CTA's start (its barriers, the checks of cu_seqlens, the ranking) is paid once per
@@ -1624,7 +1603,6 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   }
   // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
   constexpr int64_t kMaxGrid = int64_t(1) << 30;
-  p.longest_first = v.seq.N >= 2 && v.seq.N <= kMaxOrderedSequences && items > r.sms && items <= kMaxOrderedRounds * r.sms;
   for (p.item_base = 0; p.item_base < items; p.item_base += kMaxGrid) {
     const int64_t grid = std::min(kMaxGrid, items - p.item_base);
     // The pair forms' CTAs in clusters of two.

@@ -1,6 +1,7 @@
 // The fused path with two consumer warpgroups (fused.cuh): one CTA per (sequence, value head),
 // which forms each block's key side once for all 128 value channels; for problems of more than
-// one wave of 64-channel CTAs.
+// one wave of 64-channel CTAs on more sequences than the persistent form takes (kernel_params.h,
+// fused_persistent).
 #include "kernels/fused.cuh"
 
 namespace gdn2::kernels {

@@ -1,5 +1,5 @@
-// The fused path's GVA pair on persistent clusters (fused.cuh, fused_persistent_kernel<2, 2>): past
-// one round of the pair's clusters, a cluster per two SMs takes the (sequence, pair of value heads)
+// The fused path's GVA pair on persistent clusters (fused.cuh, fused_persistent_kernel<2, 2>): on at
+// most 256 sequences, a cluster per two SMs takes the (sequence, pair of value heads)
 // items in turn, longest sequences first, and runs their blocks as one stream
 // (kernel_params.h, fused_gva_pair_persistent).
 #include "kernels/fused.cuh"

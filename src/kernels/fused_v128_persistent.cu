@@ -1,5 +1,5 @@
-// The fused path's 128-channel form on persistent CTAs (fused.cuh, fused_persistent_kernel): past one
-// round of that form's CTAs, one CTA per SM takes the (sequence, value head) items in turn, longest
+// The fused path's 128-channel form on persistent CTAs (fused.cuh, fused_persistent_kernel): on at
+// most 4,096 sequences, one CTA per SM takes the (sequence, value head) items in turn, longest
 // sequences first, and runs their blocks as one stream (kernel_params.h, fused_persistent).
 #include "kernels/fused.cuh"
 

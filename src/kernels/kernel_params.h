@@ -275,31 +275,34 @@ inline constexpr bool fused_gva_pair(int64_t heads, int64_t sms, int64_t hq, int
                                      int64_t sequences) {
   return fused_slices(heads, sms) == 1 && (hv / hq) % 2 == 0 && tokens >= kGvaPairMinMeanTokens * sequences;
 }
-// Past one round of the 128-channel form's CTAs (MHA, or GVA without the pair), on at most
+// Wherever the 128-channel form runs (MHA, or GVA without the pair) on at most
 // kFusedPersistentMaxSequences sequences (kAuto's bound for the fused path), that form's
 // persistent kernel (fused_v128_persistent.cu): one CTA per SM taking the items in turn (the
 // sequences longest first up to 256 of them, else in index order), each past the first round
 // claimed from a counter in the workspace (RecurrentParams::fused_claims, zeroed by a memset).
+// Within one round too, where each CTA takes one item: the same arithmetic as the one-CTA-per-item
+// kernel (fused_v128.cu), 4-17% faster on an H100 (its state by quads, and a different schedule of
+// the roles' loops; docs/performance.md, "The persistent forms within one round"). The one-item
+// kernels remain past those sequence bounds.
 inline constexpr int64_t kFusedPersistentMaxSequences = 4096;
 inline constexpr bool fused_persistent(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
                                        int64_t sequences) {
-  return fused_slices(heads, sms) == 1 && !fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && heads > sms &&
+  return fused_slices(heads, sms) == 1 && !fused_gva_pair(heads, sms, hq, hv, tokens, sequences) &&
          sequences <= kFusedPersistentMaxSequences;
 }
 int launch_fused_v64(const RecurrentParams& p, Stream stream);
 int launch_fused_v128(const RecurrentParams& p, Stream stream);
 int launch_fused_v128_pair(const RecurrentParams& p, Stream stream);
 int launch_fused_v128_persistent(const RecurrentParams& p, Stream stream);
-// The GVA pair past one round of its clusters, on at most kFusedPairPersistentMaxSequences
-// sequences (its table of them, 12 B each, beside its larger shared memory; past that, 32K tokens
-// or more, one cluster per item): its persistent kernel (fused_v128_pair_persistent.cu), a cluster
-// per two SMs taking the (sequence, pair of value heads) items in turn, the claims made by each
-// cluster's CTA 0.
+// The GVA pair on at most kFusedPairPersistentMaxSequences sequences (its table of them, 12 B each,
+// beside its larger shared memory; past that, 32K tokens or more, one cluster per item, in
+// fused_v128_pair.cu): its persistent kernel (fused_v128_pair_persistent.cu), a cluster per two SMs
+// taking the (sequence, pair of value heads) items in turn, the claims made by each cluster's CTA 0;
+// within one round of its clusters too, as the 128-channel form above.
 inline constexpr int64_t kFusedPairPersistentMaxSequences = 256;
 inline constexpr bool fused_gva_pair_persistent(int64_t heads, int64_t sms, int64_t hq, int64_t hv, int64_t tokens,
                                                 int64_t sequences) {
-  return fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && heads / 2 > sms / 2 &&
-         sequences <= kFusedPairPersistentMaxSequences;
+  return fused_gva_pair(heads, sms, hq, hv, tokens, sequences) && sequences <= kFusedPairPersistentMaxSequences;
 }
 int launch_fused_v128_pair_persistent(const RecurrentParams& p, Stream stream);
 int launch_validate_values(const ValidateParams& p, Stream stream);

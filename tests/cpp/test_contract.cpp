@@ -668,8 +668,8 @@ TEST(AutoChoice, DevicePlanOfTheGpuTestCases) {
     Algorithm expected, other;
   };
   const std::vector<int64_t> s3 = {63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144, 73, 289, 377, 19, 694};
-  std::vector<int64_t> s3_one_long(20, 7), one_3000(16, 16), matrix_one_long(40, 25), fifty_then_ones(7, 1);
-  s3_one_long[0] = 3963, one_3000[0] = 3000, matrix_one_long[7] = 2025, fifty_then_ones[0] = 50;
+  std::vector<int64_t> s3_one_long(20, 7), one_3000(16, 16), matrix_one_long(40, 25);
+  s3_one_long[0] = 3963, one_3000[0] = 3000, matrix_one_long[7] = 2025;
   const Case cases[] = {
       {s3, 16, 16, Algorithm::kFused, Algorithm::kChunked},
       {s3_one_long, 16, 16, Algorithm::kChunked, Algorithm::kFused},
@@ -679,8 +679,8 @@ TEST(AutoChoice, DevicePlanOfTheGpuTestCases) {
       {{2000, 16, 16, 16}, 16, 16, Algorithm::kChunked, Algorithm::kFused},
       {{14, 14, 14}, 4, 8, Algorithm::kRecurrent, Algorithm::kFused},
       {{40, 1, 1}, 4, 8, Algorithm::kFused, Algorithm::kRecurrent},
-      {std::vector<int64_t>(7, 8), 16, 16, Algorithm::kRecurrent, Algorithm::kChunked},
-      {fifty_then_ones, 16, 16, Algorithm::kChunked, Algorithm::kRecurrent},
+      {std::vector<int64_t>(4, 32), 4, 8, Algorithm::kRecurrent, Algorithm::kChunked},
+      {{128, 1, 1, 1}, 4, 8, Algorithm::kChunked, Algorithm::kRecurrent},
       {matrix_one_long, 2, 2, Algorithm::kChunked, Algorithm::kFused},
   };
   for (const Case& c : cases) {

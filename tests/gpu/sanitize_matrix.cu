@@ -202,9 +202,10 @@ std::vector<Case> the_matrix() {
   // 40-token sequences, longer and mixed ones, tails and GVA 2/3/4; its faults (the bad g case
   // also takes its exact path for A and P: an infinite decay). Its 64-channel form where
   // N * Hv * 2 <= SMs, else the 128-channel form (kernel_params.h, fused_slices): the cases
-  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too. The -many, -strong and
-  // -unordered cases have more CTAs than SMs (several rounds), with up to 300 sequences; where
-  // there are at most 256 sequences and 8 rounds the CTAs take them longest first (fused.cuh).
+  // named v128 (N * Hv >= 68) take it on 132 SMs, each fault too, in its persistent kernel (and the
+  // GVA pair's) up to 4,096 sequences (256 for the pair), within one round of the SMs as past it.
+  // The -many, -strong and -unordered cases have more items than SMs (several rounds), with up to
+  // 300 sequences, taken longest first on at most 256 sequences (fused.cuh, rank_sequences).
   m.push_back(fused_case(make_case("fused-auto-mha-T64", {0, 64}, 16, 16, false, false, false), true));
   m.push_back(fused_case(make_case("fused-gva2-8x40", offsets_of(std::vector<int64_t>(8, 40)), 2, 4, false, true, true)));
   m.push_back(fused_case(make_case("fused-gva3-65+63+1-validate", {0, 65, 128, 129}, 2, 6, true, true, false,
@@ -285,6 +286,12 @@ std::vector<Case> the_matrix() {
     mixed[3] = 700;
     m.push_back(fused_case(make_case("fused-persistent-long-60", offsets_of(mixed), 4, 4, true, true, true)));
   }
+  // The one-CTA-per-item kernels, past the persistent forms' bounds of sequences (4,096; the GVA
+  // pair's 256): 4,097 one-token sequences of one head, and 257 of 128 tokens of a GVA-2 group.
+  m.push_back(fused_case(make_case("fused-v128-one-item-4097x1", offsets_of(std::vector<int64_t>(4097, 1)), 1, 1, true,
+                                   true, false)));
+  m.push_back(fused_case(make_case("fused-gvapair-one-item-257x128", offsets_of(std::vector<int64_t>(257, 128)), 1, 2,
+                                   true, true, true)));
 
   // State pools: each kernel that reads or writes states, in place, and with one index past the pool.
   const auto pooled = [&](Case c, Case::Pool mode) {

@@ -93,6 +93,8 @@ def test_persistent_is_a_form_of_its_own():
     assert [fit_auto.fused_key(r, SMS, True, True) for r in rows] == [1, 3, 3, 1, 3, 4, 3, 2, 0, 0]
     assert [fit_auto.fused_key(r, SMS, True) for r in rows] == [1, 1, 1, 1, 1, 0, 1, 2, 0, 0]
     assert [fit_auto.fused_key(r, SMS, False, True) for r in rows] == [1, 3, 3, 1, 3, 3, 3, 2, 1, 3]
+    # Since the persistent forms run within one round too (kernel_params.h): one round takes them.
+    assert [fit_auto.fused_key(r, SMS, True, True, True) for r in rows] == [3, 3, 3, 1, 3, 4, 3, 2, 4, 0]
 
 
 def test_chunked_fit_recovers_a_known_model():

@@ -235,9 +235,9 @@ def test_one_launch_many_sequences(algorithm):
     run_case(random_lengths(300, 1, 40, seed=9), 2, 2, initial=True, final=True, seed=9, algorithm=algorithm)
 
 
-# Two to eight rounds of the 128-channel form's CTAs on at most 256 sequences: the CTAs take the
-# sequences longest first (fused.cuh, longest_first_sequence; ties of length among them); with
-# strong decays most blocks also take the exact path for A and P.
+# Several rounds of the 128-channel form's items on at most 256 sequences: its persistent CTAs take
+# the sequences longest first (fused.cuh, rank_sequences; ties of length among them); with strong
+# decays most blocks also take the exact path for A and P.
 @pytest.mark.parametrize("decay", [None, ("uniform", -50.0)], ids=["model", "u50"])
 def test_fused_longest_first(decay):
     lengths = random_lengths(36, 1, 300, seed=11) + (64, 300, 64, 1)
@@ -276,12 +276,13 @@ def test_fused_gva_pair_longest_first():
     run_case(lengths, 2, 4, initial=True, final=True, decay=("mixed", -50.0), seed=15, algorithm="fused")
 
 
-# The 128-channel form on persistent CTAs (kernel_params.h, fused_persistent: more (sequence, value
-# head) items than SMs, on at most 256 sequences; fused.cuh, fused_persistent_kernel): one CTA per
-# SM takes items in turn, longest sequences first, claiming those past the first round, and runs
-# their blocks as one stream. Every item's arithmetic is the one-CTA-per-item form's, so the call
-# is bit for bit the same sequences in calls of one round of that form each (16 value heads: 8
-# sequences per call on 132 SMs, more than the pair form's 4). The cases: 1-block items throughout
+# The 128-channel form on persistent CTAs (kernel_params.h, fused_persistent: at most 4,096
+# sequences; fused.cuh, fused_persistent_kernel): one CTA per SM takes items in turn, longest
+# sequences first, claiming those past the first round, and runs their blocks as one stream. Every
+# item's arithmetic is the same whichever CTA runs it and whatever ran on that CTA before, so a
+# call of many rounds is bit for bit the same sequences in calls of one round each, where every CTA
+# runs one item (16 value heads: 8 sequences per call on 132 SMs, more than the pair form's 4);
+# test_fused_one_item_kernels checks the one-CTA-per-item kernels of the same arithmetic. The cases: 1-block items throughout
 # (the claims' ring and the raw inputs requested across items), long and short mixed, strong
 # decays (the exact path for A and P), MHA and GVA-4 (sequences shorter than the GVA pair's 128
 # tokens on average), with initial and final states.
@@ -337,6 +338,28 @@ def test_fused_persistent_matches_one_round_calls(name):
         o1, ht1 = call(sub, output_final_state=True, algorithm="fused")
         assert bitwise_equal(o[bos:eos], o1), f"sequences {first}..{last - 1}: output differs"
         assert bitwise_equal(ht[first:last], ht1), f"sequences {first}..{last - 1}: final state differs"
+
+
+# The one-CTA-per-item kernels of the 128-channel form (fused_v128.cu) and of its GVA pair
+# (fused_v128_pair.cu), which run only past their persistent forms' bounds of sequences
+# (kernel_params.h: 4,096 and 256): 4,100 one- and two-token sequences of one head, and 260
+# sequences of 128 to 160 tokens of a GVA-2 group (the pair's 128 tokens on average), strong decays
+# among model-like ones, initial and final states.
+@pytest.mark.parametrize("name,lengths,hq,hv,kernel", [
+    ("v128-4100", tuple(1 + (i % 2) for i in range(4100)), 1, 1, r"fused_kernel<2,\s*1>"),
+    ("gvapair-260", random_lengths(260, 128, 160, seed=48), 1, 2, r"fused_kernel<2,\s*2>")],
+    ids=["v128-4100", "gvapair-260"])
+def test_fused_one_item_kernels(name, lengths, hq, hv, kernel):
+    inp = make_inputs(lengths, hq, hv, kind="model", initial_state=True, decay=("mixed", -50.0), seed=49,
+                      device="cuda", cu_dtype=torch.int32, gen_device="cuda")
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        o, ht = call(inp, output_final_state=True, algorithm="fused")
+        torch.cuda.synchronize()
+    kernels = {e.name for e in prof.events() if "fused" in e.name}
+    assert kernels and all(re.search(kernel, k) for k in kernels), f"{name}: ran {kernels}"
+    check_against_reference(inp, o, ht, f"{name}: ")
+    o2, ht2 = call(inp, output_final_state=True, algorithm="fused")
+    assert bitwise_equal(o, o2) and bitwise_equal(ht, ht2), f"{name}: not deterministic"
 
 
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
@@ -525,7 +548,7 @@ DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16,
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
                  ((100, 37, 64), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
                  ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent"),
-                 ((8,) * 7, 16, 16, "recurrent", "chunked"), ((50,) + (1,) * 6, 16, 16, "chunked", "recurrent")]
+                 ((32,) * 4, 4, 8, "recurrent", "chunked"), ((128, 1, 1, 1), 4, 8, "chunked", "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
