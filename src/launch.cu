@@ -77,16 +77,20 @@ kernels::StatePassParams value_params(const ForwardArgs& a, const ProblemShape& 
   return s;
 }
 
-// Where the fused path would take its persistent form (kernel_params.h, fused_persistent), the
-// word of the workspace that counts its claimed items; the call zeroes it by a memset node before
-// its first kernel (forward), so that under kAuto's choice on the device nothing stands between
-// the two paths' kernels. Null elsewhere.
+// Where the fused path would take its persistent form (kernel_params.h, fused_persistent) past one
+// round of its CTAs (clusters), the word of the workspace that counts its claimed items; the call
+// zeroes it by a memset node before its first kernel (forward), so that under kAuto's choice on the
+// device nothing stands between the two paths' kernels. Null elsewhere: within one round each CTA
+// (cluster) has its own item, and its claims add 0 to a word past any item count (fused.cuh,
+// g_no_claims), so the call has no memset node (about 2 us of a graph on the small batches:
+// docs/performance.md, "The persistent forms within one round").
 int* fused_claims(const ForwardArgs& a, const ProblemShape& sh, const LaunchPlan& plan) {
   const bool fused = plan.longer == Algorithm::kFused || (plan.on_device() && plan.shorter == Algorithm::kFused);
-  const int64_t sms = multiprocessor_count(a.q.device);
-  if (!fused || (!kernels::fused_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N) &&
-                 !kernels::fused_gva_pair_persistent(sh.N * sh.Hv, sms, sh.Hq, sh.Hv, sh.T, sh.N)))
-    return nullptr;
+  const int64_t sms = multiprocessor_count(a.q.device), heads = sh.N * sh.Hv;
+  const bool pair = kernels::fused_gva_pair_persistent(heads, sms, sh.Hq, sh.Hv, sh.T, sh.N);
+  const bool persistent = pair || kernels::fused_persistent(heads, sms, sh.Hq, sh.Hv, sh.T, sh.N);
+  const bool past_one_round = pair ? heads / 2 > sms / 2 : heads > sms;  // items over CTAs (clusters)
+  if (!fused || !persistent || !past_one_round) return nullptr;
   return at<int>(a.workspace, workspace_layout(sh.T, sh.N, sh.Hq).flags + kFusedClaimsOffset);
 }
 

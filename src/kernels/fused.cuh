@@ -246,6 +246,7 @@ struct FusedParams {
   TensorMap q_map, k_map, b_map, g_map;
   int64_t item_base = 0;  // CTA b takes item item_base + b (a launch covers at most kMaxGrid items)
   int* claims = nullptr;  // the persistent form's counter of claimed items (Schedule)
+  int claim_step = 1;     // 0 within one round, where `claims` is g_no_claims (launch_fused)
 };
 
 // Longest sequence first: where items take more than one round of the SMs, a long sequence late in
@@ -1291,7 +1292,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 // The items are the sequences' heads, longest first up to kMaxOrderedSequences sequences
 // (rank_sequences, once per CTA into ItemTable), else in index order;
 // CTA b's first item is b, and each later one is claimed from a counter in the workspace (zeroed
-// by the call's memset) by the producer's thread 0 as it starts the block kClaimAhead blocks
+// by the call's memset; within one round g_no_claims, where each claim finds none) by the producer's thread 0 as it starts the block kClaimAhead blocks
 // before the end of the CTA's current item (or its first block, if shorter): a late claim, so that
 // the SMs that free first take the next items, as the hardware's order does for one CTA per item.
 // (Claims published a block later, or kept kClaimAhead blocks ahead, measured slower:
@@ -1352,9 +1353,10 @@ struct Schedule {
     return tab->pos[j % kQueue];
   }
   // One thread (in the GVA pair, of the cluster's CTA 0): claims the CTA's (the cluster's) j-th
-  // item; its position (-1: none left).
+  // item; its position (-1: none left). Within one round the claims read g_no_claims and add 0, so
+  // that every claim finds none left and the call needs no zeroed counter (launch_fused).
   __device__ __forceinline__ int claim(int j) const {
-    const int c = int(gridDim.x) / kCtas + atomicAdd(p.claims, 1);
+    const int c = int(gridDim.x) / kCtas + atomicAdd(p.claims, p.claim_step);
     const int pos = c < items() ? c : -1;
 #ifdef GDN2_PHASE1_TIMELINE
     if (pos >= 0) mark_claimed(pos, global_timer_ns());
@@ -1561,6 +1563,11 @@ struct FusedEntry<kConsumers, kCtas, true> {
   static constexpr auto kernel = fused::fused_persistent_kernel<kConsumers, kCtas>;
 };
 
+// The persistent forms' claims within one round, where every CTA (cluster) has its own item: a
+// word that no claim changes (each adds 0), past any item count (at most 2^28), so that each
+// claim finds none left, with no memset node in the call (src/launch.cu, fused_claims).
+static __device__ int g_no_claims = 1 << 30;
+
 // One CTA per (sequence, value head, 64 kConsumers value channels), 512 threads, dynamic shared
 // memory; no chunk factors. The TMA descriptors of the raw inputs are encoded here, per call.
 template <int kConsumers, int kCtas, bool kPersistent = false>
@@ -1595,10 +1602,18 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
   // The longer of two paths under kAuto's choice on the device is launched behind the shorter one.
   const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
-  if constexpr (kPersistent) {  // one CTA (GVA pair: cluster) per SM (pair), more items than that; the call zeroed the claims
-    p.claims = r.fused_claims;
-    if (p.claims == nullptr) return int(cudaErrorInvalidValue);  // the call zeroes it (src/launch.cu)
+  if constexpr (kPersistent) {  // one CTA (GVA pair: cluster) per SM (pair), at most one per item
     const int64_t units = std::min<int64_t>(items / R::kCtas, r.sms / R::kCtas);
+    // Past one round the items are claimed from a counter that the call zeroed (src/launch.cu,
+    // fused_claims); within one round from g_no_claims, adding 0 (Schedule::claim).
+    p.claims = r.fused_claims;
+    if (items / R::kCtas <= units) {
+      static int* no_claims = nullptr;  // the symbol's address in this translation unit's module
+      if (no_claims == nullptr && cudaGetSymbolAddress(reinterpret_cast<void**>(&no_claims), g_no_claims) != cudaSuccess)
+        return int(cudaGetLastError());
+      p.claims = no_claims, p.claim_step = 0;
+    }
+    if (p.claims == nullptr) return int(cudaErrorInvalidValue);  // past one round the call zeroes it
     return launch_ex(kernel, dim3(unsigned(units * R::kCtas)), kThreads, smem, stream, after_prior, R::kCtas, p);
   }
   // One CTA per item; past kMaxGrid items (N Hv kSlices > 2^30), several launches of up to kMaxGrid.
