@@ -1608,10 +1608,19 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
     // fused_claims); within one round from g_no_claims, adding 0 (Schedule::claim).
     p.claims = r.fused_claims;
     if (items / R::kCtas <= units) {
-      static int* no_claims = nullptr;  // the symbol's address in this translation unit's module
-      if (no_claims == nullptr && cudaGetSymbolAddress(reinterpret_cast<void**>(&no_claims), g_no_claims) != cudaSuccess)
-        return int(cudaGetLastError());
-      p.claims = no_claims, p.claim_step = 0;
+      // The symbol's address in this translation unit's module on the current device (each device
+      // has its own), looked up once per device up to 64 of them.
+      static std::atomic<int*> no_claims[64];
+      int device = 0;
+      err = int(cudaGetDevice(&device));
+      if (err != 0) return err;
+      int* word = device < 64 ? no_claims[device].load(std::memory_order_relaxed) : nullptr;
+      if (word == nullptr) {
+        err = int(cudaGetSymbolAddress(reinterpret_cast<void**>(&word), g_no_claims));
+        if (err != 0) return err;
+        if (device < 64) no_claims[device].store(word, std::memory_order_relaxed);
+      }
+      p.claims = word, p.claim_step = 0;
     }
     if (p.claims == nullptr) return int(cudaErrorInvalidValue);  // past one round the call zeroes it
     return launch_ex(kernel, dim3(unsigned(units * R::kCtas)), kThreads, smem, stream, after_prior, R::kCtas, p);
