@@ -194,12 +194,14 @@ def usable(row, algorithm):
     return t is not None and not math.isnan(t) and t > 0
 
 
-def contract_picks(rows, sms, params, recurrent=None):
+def contract_picks(rows, sms, params, recurrent=None, one_round=True):
     """kAuto's pick for each row that has a timed path, as src/contract.cpp makes it with the longest
     length as the hint: its chunked and recurrent estimates (`recurrent`: another recurrent estimate
     in their place), the fused estimates `params` by form key (fused_us, GVA pair and persistent
-    forms apart), weighed by FUSED_MARGIN. Returns (row, pick, best, regret) tuples, regret being the
-    pick's measured time over the fastest path's."""
+    forms apart), weighed by FUSED_MARGIN. `one_round`: the persistent forms also within one round
+    of the SMs, as kernel_params.h has them since 3ef32d3 (False: the builds before, where one round
+    took the one-item kernels). Returns (row, pick, best, regret) tuples, regret being the pick's
+    measured time over the fastest path's."""
     picks = []
     for r in rows:
         timed = [a for a in ALGORITHMS if usable(r, a)]
@@ -207,7 +209,7 @@ def contract_picks(rows, sms, params, recurrent=None):
             continue
         est = {"chunked": chunked_us(r, sms), "recurrent": (recurrent or recurrent_us)(r, sms)}
         s, _, _ = fused_form(r["N"], r["Hv"], sms)
-        est["fused"] = fused_us(r, sms, params, True, True, True) * FUSED_MARGIN[2 if s == 2 else 1]
+        est["fused"] = fused_us(r, sms, params, True, True, one_round) * FUSED_MARGIN[2 if s == 2 else 1]
         best = min(timed, key=lambda a: r[f"{a}_us"])
         pick = min(timed, key=lambda a: est[a])
         picks.append((r, pick, best, r[f"{pick}_us"] / r[f"{best}_us"]))

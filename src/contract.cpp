@@ -397,10 +397,12 @@ constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940,
 constexpr FusedEstimate kFusedV128Pair = {16.15, 1.498, 9.12};
 // The 128-channel form on persistent CTAs (kernels::fused_persistent: at most 4,096 sequences) and
 // its GVA pair on persistent clusters (kernels::fused_gva_pair_persistent: at most 256 sequences),
-// within one round of the SMs as past it, each fitted apart on an H100
-// (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms everywhere";
-// refitted when their consumers came to store the state by quads and pairs of channels: "The state
-// by quads of channels").
+// which run within one round of the SMs as past it, each fitted apart on an H100 on rows past one
+// round (bench/fit_auto.py --gva-pair --persistent, docs/performance.md, "Persistent forms
+// everywhere"; refitted when their consumers came to store the state by quads and pairs of
+// channels: "The state by quads of channels"). The same estimates price one round: over 79
+// crossover shapes their picks' regret was 1.006 (geomean), and a refit with one round's rows
+// (--persistent-one-round) gave the same picks ("The persistent forms within one round").
 constexpr FusedEstimate kFusedV128Persistent = {5.98, 1.817, 2.91};
 constexpr FusedEstimate kFusedV128PairPersistent = {19.19, 1.474, 1.69};
 constexpr double kRecurrentRoundFloor = 1.88;  // us per round of recurrent CTAs, at least

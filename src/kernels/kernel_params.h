@@ -216,8 +216,9 @@ struct RecurrentParams {
   // Under kAuto's choice on the device with the chunked path the longer one: phase 1's work counter,
   // set to 0 by this kernel (the call's first) before anything else, in place of a memset.
   uint64_t* zero_at_start = nullptr;
-  // The fused path's persistent form (fused_persistent): its counter of claimed items, a word of the
-  // workspace's flags that the call zeroes (a memset node before its first kernel).
+  // The fused path's persistent form (fused_persistent) past one round of its CTAs (clusters): its
+  // counter of claimed items, a word of the workspace's flags that the call zeroes (a memset node
+  // before its first kernel); null within one round (src/launch.cu, fused_claims).
   int* fused_claims = nullptr;
 };
 

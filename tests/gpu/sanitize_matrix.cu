@@ -241,8 +241,9 @@ std::vector<Case> the_matrix() {
   m.push_back(fused_case(gva_pair_strong));
   m.push_back(fused_case(make_case("fault-cu-fused-gvapair", {0, 140, 130, 400, 600}, 16, 32, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/600)));
-  // The same past one round of the pair's clusters: its persistent form (kernel_params.h,
-  // fused_gva_pair_persistent), as fused-gvapair-strong-300+129+17+1+300 (96 clusters) takes it.
+  // The same past one round of the pair's clusters (both take its persistent form within 256
+  // sequences: kernel_params.h, fused_gva_pair_persistent; so does
+  // fused-gvapair-strong-300+129+17+1+300, 96 clusters).
   m.push_back(fused_case(make_case("fault-cu-fused-gvapair-persistent", {0, 140, 130, 400, 600, 800, 1000}, 16, 32, true,
                                    true, false, true, Fault::kCuSeqlens, /*T=*/1000)));
   m.push_back(fused_case(make_case("fused-v128-mha-T33", {0, 33}, 72, 72, true, false, false)));
@@ -292,6 +293,12 @@ std::vector<Case> the_matrix() {
                                    true, false)));
   m.push_back(fused_case(make_case("fused-gvapair-one-item-257x128", offsets_of(std::vector<int64_t>(257, 128)), 1, 2,
                                    true, true, true)));
+  {  // inconsistent cu_seqlens there (offsets 99 and 98 out of order)
+    std::vector<int64_t> cu = offsets_of(std::vector<int64_t>(4097, 1));
+    cu[100] = 98;
+    m.push_back(fused_case(make_case("fault-cu-fused-v128-one-item", cu, 1, 1, true, true, false, true, Fault::kCuSeqlens,
+                                     /*T=*/4097)));
+  }
 
   // State pools: each kernel that reads or writes states, in place, and with one index past the pool.
   const auto pooled = [&](Case c, Case::Pool mode) {
@@ -313,6 +320,11 @@ std::vector<Case> the_matrix() {
                                 true, true, false)), mode);
     pooled(fused_case(make_case("fused-gvapair-300+129+17+1+300", {0, 300, 429, 446, 447, 747}, 8, 32, true, true,
                                 true)), mode);
+    // The one-CTA-per-item kernels, past the persistent forms' bounds of sequences.
+    pooled(fused_case(make_case("fused-v128-one-item-4097x1", offsets_of(std::vector<int64_t>(4097, 1)), 1, 1, true,
+                                true, false)), mode);
+    pooled(fused_case(make_case("fused-gvapair-one-item-257x128", offsets_of(std::vector<int64_t>(257, 128)), 1, 2,
+                                true, true, true)), mode);
   }
   return m;
 }
@@ -853,13 +865,12 @@ int main(int argc, char** argv) {
                         : heads * 4 <= sms                    ? 0
                         : heads * 2 <= sms                    ? 1
                                                               : 2;
-    // The fused 128-channel form past one round: on persistent CTAs up to 4,096 sequences (the GVA
-    // pair: clusters, 256; kernel_params.h, fused_persistent and fused_gva_pair_persistent), else
-    // one CTA (cluster) per item, longest first up to 8 rounds of 256 sequences (fused.cuh).
+    // The fused 128-channel form: on persistent CTAs up to 4,096 sequences (the GVA pair: clusters,
+    // 256; kernel_params.h, fused_persistent and fused_gva_pair_persistent), within one round as
+    // past it, else one CTA (cluster) per item in index order (fused.cuh).
     const bool gva_pair = c.Hv / c.Hq % 2 == 0 && c.T >= 128 * c.N();
-    const bool persistent = variant == 5 && (gva_pair ? heads / 2 > sms / 2 && c.N() <= 256 : heads > sms && c.N() <= 4096);
-    const bool ordered = (variant == 2 && heads > sms && c.N() > 1) ||  // src/launch.cu
-                         (variant == 5 && !persistent && heads > sms && heads <= 8 * sms && c.N() > 1 && c.N() <= 256);
+    const bool persistent = variant == 5 && c.N() <= (gva_pair ? 256 : 4096);
+    const bool ordered = variant == 2 && heads > sms && c.N() > 1;  // the 128-channel pass (src/launch.cu)
     const int64_t items = (c.T / 64 + c.N() + 1) * c.Hq;
     const bool overlapped = variant == 0 && c.N() == 1 && 2 * heads * 4 <= sms && items > sms;
     std::printf("case %-26s T=%-5lld N=%-3lld Hq=%-2d Hv=%-2d %-9s %s %s%s%s%s%s%s%s\n",

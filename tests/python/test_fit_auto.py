@@ -75,10 +75,11 @@ def test_gva_pair_is_a_form_of_its_own():
 
 def test_persistent_is_a_form_of_its_own():
     """--persistent: the 128-channel form's rows past one round of CTAs on at most 4,096 sequences,
-    without the GVA pair, are fitted apart (key 3), as src/kernels/kernel_params.h's
-    fused_persistent launches them, and so are the GVA pair's past one round of its clusters (key
-    4, fused_gva_pair_persistent, at most 256 sequences); one round, more sequences and the
-    64-channel form keep their keys."""
+    without the GVA pair, are fitted apart (key 3), as kernel_params.h's fused_persistent launched
+    them until the persistent forms ran within one round too, and so are the GVA pair's past one
+    round of its clusters (key 4, fused_gva_pair_persistent, at most 256 sequences); one round, more
+    sequences and the 64-channel form keep their keys. With --persistent-one-round (today's
+    kernel_params.h) one round takes keys 3 and 4 too."""
     mha = {"T": 16384, "N": 8, "Hq": 16, "Hv": 16, "max_seqlen": 2048}        # 128 items: one round
     batch = {"T": 16226, "N": 64, "Hq": 16, "Hv": 16, "max_seqlen": 512}      # 1024 items
     ones = {"T": 300, "N": 300, "Hq": 16, "Hv": 16, "max_seqlen": 1}          # index order

@@ -344,7 +344,8 @@ def test_fused_persistent_matches_one_round_calls(name):
 # (fused_v128_pair.cu), which run only past their persistent forms' bounds of sequences
 # (kernel_params.h: 4,096 and 256): 4,100 one- and two-token sequences of one head, and 260
 # sequences of 128 to 160 tokens of a GVA-2 group (the pair's 128 tokens on average), strong decays
-# among model-like ones, initial and final states.
+# among model-like ones, initial and final states. Against the fp64 reference, and bit for bit the
+# same sequences in two calls of half of them each, which take the persistent kernels.
 @pytest.mark.parametrize("name,lengths,hq,hv,kernel", [
     ("v128-4100", tuple(1 + (i % 2) for i in range(4100)), 1, 1, r"fused_kernel<2,\s*1>"),
     ("gvapair-260", random_lengths(260, 128, 160, seed=48), 1, 2, r"fused_kernel<2,\s*2>")],
@@ -358,8 +359,16 @@ def test_fused_one_item_kernels(name, lengths, hq, hv, kernel):
     kernels = {e.name for e in prof.events() if "fused" in e.name}
     assert kernels and all(re.search(kernel, k) for k in kernels), f"{name}: ran {kernels}"
     check_against_reference(inp, o, ht, f"{name}: ")
-    o2, ht2 = call(inp, output_final_state=True, algorithm="fused")
-    assert bitwise_equal(o, o2) and bitwise_equal(ht, ht2), f"{name}: not deterministic"
+    half = len(lengths) // 2
+    for first, last in ((0, half), (half, len(lengths))):
+        sub, bos, eos = sequences_of(inp, first, last)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            o1, ht1 = call(sub, output_final_state=True, algorithm="fused")
+            torch.cuda.synchronize()
+        ran = {e.name for e in prof.events() if "fused" in e.name}
+        assert ran and all("fused_persistent_kernel" in k for k in ran), f"{name} {first}..{last - 1}: ran {ran}"
+        assert bitwise_equal(o[bos:eos], o1), f"{name}: sequences {first}..{last - 1}: output differs"
+        assert bitwise_equal(ht[first:last], ht1), f"{name}: sequences {first}..{last - 1}: final state differs"
 
 
 @pytest.mark.parametrize("decay", list(DECAYS.values()), ids=list(DECAYS))
@@ -537,7 +546,8 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
 # read from cu_seqlens, picks. Each call must be bitwise what the named path gives (132 SMs: there
 # it is also the host's pick given the true longest length as the hint), and not what the other
 # launched path gives; its outputs start as NaN, so a call where neither path ran fails too. The
-# chunked cases run the 128-channel pass, and the 64-channel one on 4 sequences of 16 heads. Every
+# chunked cases run the 128-channel pass, the 64-channel one on 4 sequences of 16 heads and the
+# 32-channel one on 4 sequences of 8 heads. Every
 # pair of paths that plan_launch forms is here both ways (tests/cpp: AutoChoice.DevicePlanOfTheGpuTestCases
 # checks on the CPU that each case is still planned on the device), with the longer path's kernels
 # launched behind the shorter one's, which zeroes the chunked path's work counter (kernel_params.h,

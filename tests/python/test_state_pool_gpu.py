@@ -7,8 +7,9 @@ equal to the plain call on the gathered states, on every path and form of the ke
   * the chunked path's three state passes (32 value channels per CTA, alone and beside phase 1;
     64; 128, longest first);
   * the recurrent path;
-  * the fused path's pair form, plain 128-channel form (one round, and on persistent CTAs) and
-    GVA pair.
+  * the fused path's pair form, plain 128-channel form (on persistent CTAs within one round and
+    past it; one CTA per item past 4,096 sequences) and GVA pair (persistent; one cluster per item
+    past 256 sequences).
 Each case also checks that no slot other than those written changes (the padding between slots of
 a strided pool included), that negative indices mean "no state", that an index past the pool
 touches no state and makes only its own sequence's rows NaN, and that validate=True names it.
@@ -35,9 +36,11 @@ CASES = {
     "chunked-v128": (random_lengths(40, 1, 200, seed=22), 2, 4, "chunked"),
     "recurrent": (random_lengths(20, 1, 40, seed=23), 2, 4, "recurrent"),
     "fused-pair": ((300, 129, 17, 1), 4, 8, "fused"),
-    "fused-v128": ((8, 300, 40, 1), 16, 32, "fused"),             # one round: one CTA per item
-    "fused-v128-persistent": ((8,) * 40, 16, 32, "fused"),         # fused_persistent
+    "fused-v128": ((8, 300, 40, 1), 16, 32, "fused"),             # fused_persistent, one round
+    "fused-v128-persistent": ((8,) * 40, 16, 32, "fused"),         # fused_persistent, several rounds
     "fused-gva-pair": ((300, 129, 40, 17, 1, 300), 16, 32, "fused"),
+    "fused-v128-one-item": ((1, 2) * 2049, 1, 1, "fused"),         # past 4,096 sequences: a CTA per item
+    "fused-gva-pair-one-item": (random_lengths(257, 128, 140, seed=24), 1, 2, "fused"),  # past 256: a cluster each
 }
 
 

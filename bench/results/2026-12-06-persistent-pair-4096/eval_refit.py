@@ -35,4 +35,4 @@ def recurrent_main(r, sms):
 
 
 for tag, params, recurrent in (("main's estimates", MAIN, recurrent_main), ("this session's", NEW, fa.recurrent_us)):
-    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params, recurrent)))
+    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params, recurrent, one_round=False)))

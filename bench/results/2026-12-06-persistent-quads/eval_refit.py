@@ -26,4 +26,4 @@ NEW[3] = tuple(float(x) for x in os.environ.get("NEW3", "5.98,1.817,2.91").split
 NEW[4] = tuple(float(x) for x in os.environ.get("NEW4", "19.19,1.474,1.69").split(","))
 
 for tag, params in (("main's estimates", MAIN), ("this session's", NEW)):
-    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params)))
+    print(f"{tag}: " + fa.regret_summary(fa.contract_picks(rows, 132, params, one_round=False)))
