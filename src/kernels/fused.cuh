@@ -1292,8 +1292,8 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 // The items are the sequences' heads, longest first up to kMaxOrderedSequences sequences
 // (rank_sequences, once per CTA into ItemTable), else in index order;
 // CTA b's first item is b, and each later one is claimed from a counter in the workspace (zeroed
-// by the call's memset; within one round g_no_claims, where each claim finds none) by the producer's thread 0 as it starts the block kClaimAhead blocks
-// before the end of the CTA's current item (or its first block, if shorter): a late claim, so that
+// by the call's memset; within one round g_no_claims, where each claim finds none) by the
+// producer's thread 0 as it starts the block kClaimAhead blocks before the end of the CTA's current item (or its first block, if shorter): a late claim, so that
 // the SMs that free first take the next items, as the hardware's order does for one CTA per item.
 // (Claims published a block later, or kept kClaimAhead blocks ahead, measured slower:
 // docs/performance.md.) The claims go into a ring of kQueue entries, each completing its barrier
