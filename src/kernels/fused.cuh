@@ -1017,7 +1017,12 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   const int64_t row_stride = int64_t(pv.Hv) * kV;
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
   const int peer = rank ^ 1;  // the pair forms' other CTA
-  for (int n = 0; n < bl.count; ++n, out += kBlk * row_stride) {
+  // The block count as a value the compiler knows is the same in every lane (a broadcast), so that
+  // the block counter and the slot, kq and descriptor arithmetic from it live in uniform registers
+  // and each wgmma's descriptor needs no move from a vector register (R2UR) on the chain. The
+  // persistent forms' counter is uniform already (their g0 comes from the item schedule).
+  const int count = kPersistent ? bl.count : __shfl_sync(0xffffffffu, bl.count, 0);
+  for (int n = 0; n < count; ++n, out += kBlk * row_stride) {
     const int gn = g0 + n;
     const int si = gn & (R::kSlots - 1);
     const uint32_t parity = uint32_t(gn >> R::kSlotsLog2) & 1;
