@@ -734,7 +734,10 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
 #endif
   // The CTA's own blocks m: block n = rank + kCtas m.
   // Own blocks: g = g0 + n with g % kCtas = rank; own block counter gm = (g - rank) / kCtas.
-  for (int n = R::kCtas == 1 || g0 == 0 ? rank : (rank - g0) & 1; n < bl.count; n += R::kCtas) {
+  // The block count broadcast in the one-item forms, as in consume (there: no R2UR before each
+  // wgmma; here 17 fewer instructions per block in the 64-channel pair form's loop).
+  const int count = kPersistentHook<OnBlock> ? bl.count : __shfl_sync(0xffffffffu, bl.count, 0);
+  for (int n = R::kCtas == 1 || g0 == 0 ? rank : (rank - g0) & 1; n < count; n += R::kCtas) {
     const int m = (n - rank) / R::kCtas, gn = g0 + n;
     const int gm = R::kCtas == 1 ? g0 + m : g0 == 0 ? m : (gn - rank) / R::kCtas;
     const int si = gn & (R::kSlots - 1);
