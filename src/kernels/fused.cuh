@@ -1273,9 +1273,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // Both CTAs' barriers initialised before either arrives on or copies into the other's.
   if constexpr (R::kCtas == 2) cluster_sync();
   else __syncthreads();
-  // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
-  // be executed by whole warpgroups).
-  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  const int wg = warpgroup_index();
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
     produce(p, it, bl, sm, rank, 0, NoNextItem{});
@@ -1504,7 +1502,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   } else {
     __syncthreads();
   }
-  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  const int wg = warpgroup_index();
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
     for_each_item(sched, [&](const SliceItem& it, const Blocks& bl, int j, int g0) {

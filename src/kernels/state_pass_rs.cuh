@@ -353,9 +353,7 @@ __global__ void __launch_bounds__(kWarpgroup * (1 + kConsumers), 1)
   zero_above_triangle(sm.t, threadIdx.x, kThreads);
   for (int k = 0; k < kMkStages; ++k) zero_above_triangle(sm.mk[k], threadIdx.x, kThreads);
   __syncthreads();  // the only CTA barrier: afterwards the roles meet only at the mbarriers
-  // The warpgroup index, uniform across each warp as far as the compiler can tell (setmaxnreg must
-  // be executed by whole warpgroups).
-  const int wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0);
+  const int wg = warpgroup_index();
   if (wg == 0) {
     if constexpr (kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegs));
     const int warp = threadIdx.x / 32;

@@ -156,7 +156,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
   const int s = blockIdx.x / kSlices, slice = blockIdx.x % kSlices;
   const int h = blockIdx.y, hk = h / (p.Hv / p.Hq);
   const int v0 = slice * kSliceV;
-  const int wg = threadIdx.x / 128, lane = threadIdx.x & 31;
+  const int wg = warpgroup_index(), lane = threadIdx.x & 31;  // wg uniform: the state role's
+                                                              // Kend^T descriptors too
   const int role = wg < kRoleState ? wg : kRoleState;
   // This thread's accumulator rows (16 w + g, + 8) and first column (2 t) in every n8 tile.
   const int arow = 16 * ((threadIdx.x / 32) % 4) + (lane >> 2), acol = 2 * (lane & 3);

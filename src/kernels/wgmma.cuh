@@ -14,6 +14,11 @@
 
 namespace gdn2::kernels {
 
+// This thread's warpgroup (128 threads), broadcast from lane 0 so that the compiler knows it is the
+// same across the warp: branches on it and the wgmma descriptors derived from it then live in
+// uniform registers (no R2UR before each wgmma), and setmaxnreg runs in whole warpgroups.
+__device__ __forceinline__ int warpgroup_index() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0); }
+
 // Descriptor of the [N][8] tile of k-step `kstep` of a K-major [N][K] operand at `base`.
 template <int K>
 __device__ __forceinline__ uint64_t kmajor_desc(const float* base, int kstep) {
