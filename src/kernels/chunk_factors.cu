@@ -938,12 +938,13 @@ __global__ void __launch_bounds__(kCtaThreads, 1)
   allow_dependent_launch();
   // kAuto's choice on the device (kernel_params.h): this path is the longer one, launched behind
   // the shorter one, which zeroes the work counter; past the wait, that kernel has completed.
-  const bool chosen = path_is_chosen<kCtaThreads>(p.seq);
-  if (p.seq.choice != kAlwaysRuns) wait_for_prior_grid();
-  if (!chosen) {  // another path runs
-    if (threadIdx.x == 0) p.fault_words[blockIdx.x] = kPhase1Skipped;
+  if (!path_is_chosen<kCtaThreads>(p.seq)) {  // another path runs
+    leave_unchosen_path();
+    // The state pass, launched behind this grid, reads this word once it has completed.
+    if (blockIdx.x == 0 && threadIdx.x == 0) p.fault_words[0] = kPhase1Skipped;
     return;
   }
+  if (p.seq.choice != kAlwaysRuns) wait_for_prior_grid();
   GDN2_TIMELINE_START();
   if (threadIdx.x == 0) {
     mbarrier_init(&sm.full, kThreads);

@@ -366,6 +366,14 @@ __device__ __forceinline__ void allow_dependent_launch() { asm volatile("griddep
 // Waits until the grid this one was launched after has completed and its writes are visible; a
 // no-op in a grid launched without the programmatic attribute.
 __device__ __forceinline__ void wait_for_prior_grid() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
+// Under kAuto's choice on the device (kernel_params.h, DeviceChoice), in a kernel whose path is not
+// the chosen one: it does nothing, but it must still complete only after the grid launched before
+// it, so that the call completes with its last kernel. One waiting CTA is enough for that (a grid
+// completes when all its CTAs have): the first waits, every other CTA returns at once and frees its
+// SM for the next kernel's CTAs. The caller returns after this.
+__device__ __forceinline__ void leave_unchosen_path() {
+  if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) wait_for_prior_grid();
+}
 
 // Launches `kernel` on `stream` with programmatic stream serialization: it may start before the
 // previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what

@@ -1235,9 +1235,11 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const bool choice = pv.seq.choice != kAlwaysRuns;  // kAuto's choice on the device (kernel_params.h)
   if (choice) allow_dependent_launch();
   if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
-  const bool chosen = path_is_chosen<kThreads>(pv.seq);
+  if (!path_is_chosen<kThreads>(pv.seq)) {  // another path runs
+    leave_unchosen_path();
+    return;
+  }
   if (choice) wait_for_prior_grid();  // a no-op unless this is the call's second path
-  if (!chosen) return;                // another path runs
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   const bool fault = cu_seqlens_fault<kThreads>(pv.seq);
@@ -1445,9 +1447,11 @@ __global__ void __launch_bounds__(kThreads, 1) fused_persistent_kernel(const __g
   const bool choice = pv.seq.choice != kAlwaysRuns;  // as fused_kernel
   if (choice) allow_dependent_launch();
   if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
-  const bool chosen = path_is_chosen<kThreads>(pv.seq);
+  if (!path_is_chosen<kThreads>(pv.seq)) {  // both CTAs of a pair alike
+    leave_unchosen_path();
+    return;
+  }
   if (choice) wait_for_prior_grid();
-  if (!chosen) return;  // both CTAs of a pair alike
   const int rank = kCtas == 2 ? int(cluster_rank()) : 0;
   const int items = pv.seq.N * (pv.Hv / kCtas), unit = int(blockIdx.x) / kCtas, units = int(gridDim.x) / kCtas;
   if (cu_seqlens_fault<kThreads>(pv.seq)) {  // NaN in every output row and state, items in turn

@@ -12,13 +12,15 @@ namespace gdn2::kernels {
 // where the sizes leave two paths possible, the host launches both; each kernel then runs only if
 // its path is the one for the longest sequence's length L, read from cu_seqlens (offsets clamped
 // as everywhere): the shorter path where L < choice_length, the other where L >= choice_length.
-// Where the chunked path is one of the two, phase 1 decides for both of its kernels: each of its
-// CTAs that does not run writes kPhase1Skipped as its fault word, and the state pass reads word 0.
+// Where the chunked path is one of the two, phase 1 decides for both of its kernels: where it does
+// not run, its first CTA writes kPhase1Skipped as fault word 0, which the state pass reads.
 // Under a choice the kernels after the call's first are launched behind the previous one
-// (launch_after_prior_grid): every kernel lets the next one launch at its start and waits for the
-// previous one right after its own decision, so that the CTAs of the path that does not run start in
-// the tail of the one that runs, and the call still completes with its last kernel. The first
-// kernel zeroes the chunked path's work counter (RecurrentParams::zero_at_start): no memset node.
+// (launch_after_prior_grid): every kernel lets the next one launch at its start. A kernel that runs
+// waits for the previous one right after its decision; in one that does not, only the first CTA
+// waits and the others leave at once (leave_unchosen_path), so that the CTAs of the path that does
+// not run start and leave in the tail of the one that runs, and the call still completes with its
+// last kernel. The first kernel zeroes the chunked path's work counter
+// (RecurrentParams::zero_at_start): no memset node.
 enum DeviceChoice : int8_t { kAlwaysRuns = 0, kRunsIfAllShorter = 1, kRunsIfOneAsLong = 2 };
 inline constexpr int kPhase1Skipped = 2;
 

@@ -603,6 +603,34 @@ def test_graph_replays_choose_on_the_device():
     del graph
 
 
+@pytest.mark.parametrize("lengths,path", [(S3_LENGTHS, "fused"), (S3_ONE_LONG, "chunked")], ids=["fused-runs", "chunked-runs"])
+def test_calls_after_a_choice_on_the_device(lengths, path):
+    """Under kAuto's choice on the device the kernels of the path that does not run leave at once,
+    but for one CTA of each, which waits for the kernel before it (kernel_params.h, DeviceChoice):
+    the call must still complete only after the path that runs. A second call, made at once on the
+    same stream, reads the first one's output (as v) and final state (as initial_state); both are
+    bitwise the same two calls with the path forced. The first path here runs for about 90 us
+    (fused) with two kernels behind it, and the chunked one behind a fused kernel that leaves."""
+    inp = make_inputs(lengths, 16, 16, kind="model", initial_state=True, seed=17, device="cuda",
+                      gen_device="cuda")
+
+    def chain(**kwargs):
+        o1, h1 = call(inp, output_final_state=True, **kwargs)
+        o2, h2 = gdn2.chunk_gdn2(inp["q"], inp["k"], o1, inp["g"], inp["b"], inp["w"],
+                                 cu_seqlens=inp["cu_seqlens"], initial_state=h1,
+                                 output_final_state=True, **kwargs)
+        return o1, h1, o2, h2
+
+    forced = chain(algorithm=path)
+    for _ in range(3):
+        chosen = chain()
+        torch.cuda.synchronize()
+        if torch.cuda.get_device_properties(0).multi_processor_count == 132:
+            for name, x, want in zip(("o1", "h1", "o2", "h2"), chosen, forced):
+                assert bitwise_equal(x, want), f"{name}: not the {path} path's bits"
+    check_against_reference(inp, chosen[0], chosen[1])
+
+
 def test_max_seqlen_hint_never_changes_results():
     """A hint below the true longest length sends a long sequence to the recurrent path: slower,
     still right (and bitwise what forcing that path gives)."""
