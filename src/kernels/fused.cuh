@@ -92,7 +92,6 @@ static int fused_timeline_here(long long* fields) {
 
 constexpr int kBlk = 16;                 // tokens per block
 constexpr int kConsumerRows = 64;        // value channels per consumer warpgroup
-constexpr int kWarpgroup = 128;
 constexpr int kSolvers = 2;              // solvers, one per block parity
 constexpr int kThreads = 4 * kWarpgroup;
 constexpr int kStageLd = kK + 4;         // row stride of the staging tiles (conflict-free columns and rows)

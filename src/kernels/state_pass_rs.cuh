@@ -32,7 +32,6 @@
 namespace gdn2::kernels::state_pass_rs {
 
 constexpr int kSliceV = 64;      // value channels per consumer warpgroup
-constexpr int kWarpgroup = 128;  // threads
 constexpr int kMkStages = 2;     // M, Kend^T and gamma are double-buffered: the last products of
                                  // chunk c + 1 need not wait for a copy issued after chunk c's last
                                  // products

@@ -18,7 +18,7 @@
 
 namespace gdn2::kernels::state_pass {
 
-constexpr int kThreads = 512;  // four warpgroups
+constexpr int kThreads = 4 * kWarpgroup;
 enum Role { kRoleRU = 0, kRoleOut = 1, kRoleState = 2 };  // warpgroups 2 and 3 share the state role
 
 // The factor groups of a chunk, each one bulk copy of a contiguous piece of the chunk's factor block
@@ -101,7 +101,7 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
     }
 }
 
-__device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
+__device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, %0;\n" ::"n"(kWarpgroup) : "memory"); }
 
 // Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
 // read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 of each
@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     return;
   }
   __syncthreads();  // the barriers are initialised
-  const bool issuer = threadIdx.x == 3 * 128;  // the copies' issuer: a state thread, which has no
+  const bool issuer = threadIdx.x == 3 * kWarpgroup;  // the copies' issuer: a state thread, which has no
                                                // global access in flight for its proxy fence to wait on
   const ChunkRef first = chunk_ref(sb, s, 0);
   int64_t known_ready = 0;  // overlapped: the issuer's count of chunks whose factor blocks are published
@@ -287,7 +287,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     } else if (role == kRoleOut) {
       mbarrier_wait(&sm.full[kGroupQg], parity);
       wgmma_product_ss<1, kK, kK, kK / 8, false>(acc, qg, sm.st);
-      GDN2_PASS_MARK_BY(4, c, kRoleOut * 128);
+      GDN2_PASS_MARK_BY(4, c, kRoleOut * kWarpgroup);
     }
 
     __syncthreads();  // U is complete; Kb, Qg, T and S are free
@@ -316,7 +316,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           }
         }
       }
-      GDN2_PASS_MARK_BY(7, c, kRoleOut * 128);
+      GDN2_PASS_MARK_BY(7, c, kRoleOut * kWarpgroup);
     } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
@@ -330,8 +330,8 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       }
       store_acc_as_b<kSliceV, kK>(sm.st, 64 * (wg - kRoleState), state);
       fence_proxy_async();
-      GDN2_PASS_MARK_BY(5, c, kRoleState * 128);
-      GDN2_PASS_MARK_BY(6, c, (kRoleState + 1) * 128);
+      GDN2_PASS_MARK_BY(5, c, kRoleState * kWarpgroup);
+      GDN2_PASS_MARK_BY(6, c, (kRoleState + 1) * kWarpgroup);
     }
   }
   GDN2_PASS_CHUNKS(nchunks);

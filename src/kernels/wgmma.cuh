@@ -14,10 +14,12 @@
 
 namespace gdn2::kernels {
 
-// This thread's warpgroup (128 threads), broadcast from lane 0 so that the compiler knows it is the
-// same across the warp: branches on it and the wgmma descriptors derived from it then live in
-// uniform registers (no R2UR before each wgmma), and setmaxnreg runs in whole warpgroups.
-__device__ __forceinline__ int warpgroup_index() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0); }
+constexpr int kWarpgroup = 128;  // threads: the four warps that issue one wgmma together
+
+// This thread's warpgroup, broadcast from lane 0 so that the compiler knows it is the same across
+// the warp: branches on it and the wgmma descriptors derived from it then live in uniform
+// registers (no R2UR before each wgmma), and setmaxnreg runs in whole warpgroups.
+__device__ __forceinline__ int warpgroup_index() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / kWarpgroup, 0); }
 
 // Descriptor of the [N][8] tile of k-step `kstep` of a K-major [N][K] operand at `base`.
 template <int K>
