@@ -136,6 +136,11 @@ struct Roles {
   // Two consumers start a block's first product on the producer's part of the slot (`full`) and
   // wait for the solver's (`solved`) before T; one consumer waits for both on `full` (Smem).
   static constexpr bool kSplitSlot = kConsumers == 2 && kCtas == 1;
+  // The pair form's slot traffic with fewer shared-memory wavefronts: D by the consumers' lane
+  // quads (d_index), read as float4s, and the producer's w*v stores without bank conflicts. The
+  // forms of two consumers keep D in slot order and the stores in one order: the same change there
+  // measured 0.7-1.1% slower (docs/performance.md, "Shared-memory wavefronts of the fused forms").
+  static constexpr bool kQuadD = kConsumers == 1;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
   static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
@@ -144,14 +149,25 @@ struct Roles {
                 "the register file");
 };
 
+// D, the block's decay over each key channel: in slot order, or in the pair form (Roles::kQuadD)
+// in the order of the consumers' lane quads. A consumer thread scales its state columns
+// 8 j + 2 tq + e (slot positions; j < 16, tq < 4, e < 2); by quads, position 16 a + 8 b + 2 tq + e
+// lies at 16 a + 4 tq + 2 b + e, so that the thread's D for j = 2 a and 2 a + 1 is one float4
+// (consume). Both the producer's stores (a permutation within each 16 positions) and those float4
+// reads (four addresses 16 bytes apart) are free of bank conflicts.
+template <bool kQuads>
+__host__ __device__ constexpr int d_index(int position) {
+  return kQuads ? (position & ~15) | ((position & 6) << 1) | ((position & 8) >> 2) | (position & 1) : position;
+}
+
 // One block's factors other than [Kb; Qg] (Smem::kq), consumed by the products as B operands
-// (K-major, kmajor_offset; rows in slot order), D (slot order) and w*v ([token slot][value channel]).
+// (K-major, kmajor_offset; rows in slot order), D (d_index) and w*v ([token slot][value channel]).
 template <int kConsumers, int kCtas>
 struct Slot {
   float t[kBlk * kBlk];     // T: rows token slots i, K = token j
   float p[kBlk * kBlk];     // P, as T
   float kend[kK * kBlk];    // Kend^T: rows key-channel slots, K = token
-  float d[kK];
+  float d[kK];              // D at d_index<Roles::kQuadD>(slot position)
   // w*v of each CTA's slice ([cta][token slot][value channel]): in the pair form the forming CTA
   // copies the other's part with t .. d (kPeerBytes).
   float wv[Roles<kConsumers, kCtas>::kWvSlices][kBlk][Roles<kConsumers, kCtas>::kWvLd];
@@ -864,13 +880,20 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
       for (int u = 0; u < kBlk / 4; ++u)
         *reinterpret_cast<float4*>(&slot.kend[kmajor_offset(slot_row, 4 * u, kBlk)]) =
             make_float4(round_tf32(ke[4 * u]), round_tf32(ke[4 * u + 1]), round_tf32(ke[4 * u + 2]), round_tf32(ke[4 * u + 3]));
-      slot.d[slot_row] = r;
+      slot.d[d_index<R::kQuadD>(slot_row)] = r;
+      // This thread's 8 channels of w*v, two float4s. The 8 lanes of a store's phase (one token
+      // row) are 32 bytes apart; in the pair form lanes 4-7 of each 8 store their upper half first,
+      // so that each store meets all 32 banks once (in one order, 16 banks twice: two wavefronts
+      // a phase).
+      const int upper_first = R::kQuadD ? (c >> 2) & 1 : 0;
 #pragma unroll
       for (int h = 0; h < (R::kGvaPair ? 0 : kHalves); ++h) {
         float* dst = R::kCtas == 2 ? &slot.wv[h][k_at_position(c / 8)][8 * (c % 8)]
                                    : &slot.wv[0][k_at_position(c / 8)][8 * (c % 8) + kConsumerRows * h];
-        *reinterpret_cast<float4*>(dst) = make_float4(wv[8 * h], wv[8 * h + 1], wv[8 * h + 2], wv[8 * h + 3]);
-        *reinterpret_cast<float4*>(dst + 4) = make_float4(wv[8 * h + 4], wv[8 * h + 5], wv[8 * h + 6], wv[8 * h + 7]);
+        const float4 lo = make_float4(wv[8 * h], wv[8 * h + 1], wv[8 * h + 2], wv[8 * h + 3]);
+        const float4 hi = make_float4(wv[8 * h + 4], wv[8 * h + 5], wv[8 * h + 6], wv[8 * h + 7]);
+        *reinterpret_cast<float4*>(dst + 4 * upper_first) = upper_first ? hi : lo;
+        *reinterpret_cast<float4*>(dst + 4 - 4 * upper_first) = upper_first ? lo : hi;
       }
     }
     fence_proxy_async();  // this thread's writes of the slot before the products (and the copy) read them
@@ -1119,13 +1142,26 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
     uint32_t ua[8];
     acc_to_a<2>(u, ua);
+    if constexpr (R::kQuadD) {  // D of columns 8 j + 2 tq + e and 8 (j + 1) + 2 tq + e: one float4
 #pragma unroll
-    for (int j = 0; j < kK / 8; ++j) {
-      const float2 dd = *reinterpret_cast<const float2*>(&slot.d[8 * j + 2 * tq]);
-      st[4 * j] *= dd.x;
-      st[4 * j + 1] *= dd.y;
-      st[4 * j + 2] *= dd.x;
-      st[4 * j + 3] *= dd.y;
+      for (int j = 0; j < kK / 8; j += 2) {
+        float dd[4];
+        *reinterpret_cast<float4*>(dd) = *reinterpret_cast<const float4*>(&slot.d[d_index<true>(8 * j + 2 * tq)]);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {  // column 8 (j + i / 2) + 2 tq + i % 2, rows row and row + 8
+          st[4 * j + 2 * (i & ~1) + (i & 1)] *= dd[i];
+          st[4 * j + 2 * (i & ~1) + 2 + (i & 1)] *= dd[i];
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < kK / 8; ++j) {
+        const float2 dd = *reinterpret_cast<const float2*>(&slot.d[8 * j + 2 * tq]);
+        st[4 * j] *= dd.x;
+        st[4 * j + 1] *= dd.y;
+        st[4 * j + 2] *= dd.x;
+        st[4 * j + 3] *= dd.y;
+      }
     }
     fence_operands(on);
     fence_operands(st);
