@@ -246,6 +246,19 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
   asm volatile(GDN2_MBARRIER_WAIT_LOOP("") ::"r"(smem_u32(bar)), "r"(parity) : "memory");
 }
+// mbarrier_wait whose try_waits pass a suspend-time hint (ns), as CUTLASS's barrier waits do: on a
+// phase not yet complete ptxas then puts the warp to sleep (NANOSLEEP.SYNCS) before it tests the
+// phase again, where the plain loop yields and retries. Used where it measured faster: the fused
+// path's pair form (fused.cuh, Roles::kSuspendingWaits; docs/performance.md, "Waits that suspend").
+constexpr uint32_t kWaitSuspendNs = 10000000;
+__device__ __forceinline__ void mbarrier_wait_suspending(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n .reg .pred done;\n WAIT:\n"
+      " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
+      " @!done bra WAIT;\n}\n" ::"r"(smem_u32(bar)),
+      "r"(parity), "n"(kWaitSuspendNs)
+      : "memory");
+}
 
 // ---------------------------------------------------------------------------------------------
 // A cluster's CTAs (the fused path's pair form): shared-memory addresses of the peer, arrivals on

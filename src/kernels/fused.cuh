@@ -141,6 +141,9 @@ struct Roles {
   // forms of two consumers keep D in slot order and the stores in one order: the same change there
   // measured 0.7-1.1% slower (docs/performance.md, "Shared-memory wavefronts of the fused forms").
   static constexpr bool kQuadD = kConsumers == 1;
+  // The pair form's roles wait with a suspend-time hint (role_wait): measured faster there, and
+  // no faster in the 128-channel forms (docs/performance.md, "Waits that suspend").
+  static constexpr bool kSuspendingWaits = kConsumers == 1;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
   static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
@@ -148,6 +151,14 @@ struct Roles {
                     65536 / kThreads >= kProducerRegs && 65536 / kThreads >= kSolverRegs,
                 "the register file");
 };
+
+// A role's wait on one of the CTA's barriers (produce, solve, consume): mbarrier_wait, or in the
+// pair form mbarrier_wait_suspending (Roles::kSuspendingWaits).
+template <class R>
+__device__ __forceinline__ void role_wait(uint64_t* bar, uint32_t parity) {
+  if constexpr (R::kSuspendingWaits) mbarrier_wait_suspending(bar, parity);
+  else mbarrier_wait(bar, parity);
+}
 
 // D, the block's decay over each key channel: in slot order, or in the pair form (Roles::kQuadD)
 // in the order of the consumers' lane quads. A consumer thread scales its state columns
@@ -664,9 +675,9 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
     const float* kq = sm.kq[gn % R::kKqRing];
     const int len = bl.len(n);
     auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
-      if (gn >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
+      if (gn >= R::kSlots) role_wait<R>(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
     };
-    mbarrier_wait(&sm.formed[gm & 1], uint32_t(gm >> 1) & 1);
+    role_wait<R>(&sm.formed[gm & 1], uint32_t(gm >> 1) & 1);
     const bool fast = sm.fast[gm & 1];
     // The raw inputs of own block m + 2 go into raw stage m % 2 once nothing reads it: on the
     // tensor-core path at once (the producer read it before formed), on the exact path after the
@@ -723,7 +734,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // CTA, counted on that CTA's `full` (the producer sends its part: produce). That CTA's
       // consumer has released the slot (block n - 4): this solver waited for it before storing.
       if (c == 0) {
-        mbarrier_wait(&sm.full[si], uint32_t(gn >> R::kSlotsLog2) & 1);
+        role_wait<R>(&sm.full[si], uint32_t(gn >> R::kSlotsLog2) & 1);
         using SlotT = Slot<kConsumers, kCtas>;
         send_to_peer(&slot, uint32_t(offsetof(SlotT, kend)), &sm.full[si], rank ^ 1);
       }
@@ -762,12 +773,12 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
     StageTile& stage = sm.stage[gm & 1];
     float* kq = sm.kq[gn % R::kKqRing];  // free: see Smem
     auto wait_slot = [&] {  // the consumers have released the slot (block n - kSlots)
-      if (gn >= R::kSlots) mbarrier_wait(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
+      if (gn >= R::kSlots) role_wait<R>(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
     };
     on_block(n);
-    mbarrier_wait(&sm.raw_full[gm & 1], uint32_t(gm >> 1) & 1);
+    role_wait<R>(&sm.raw_full[gm & 1], uint32_t(gm >> 1) & 1);
     if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<OnBlock>, it, kFusedRawNs, global_timer_ns());
-    if (gm >= 2) mbarrier_wait(&sm.stage_empty[gm & 1], uint32_t((gm >> 1) - 1) & 1);
+    if (gm >= 2) role_wait<R>(&sm.stage_empty[gm & 1], uint32_t((gm >> 1) - 1) & 1);
     // Key channel c, token by token: the decays' running product r, Kb and Qg into kq and k / r
     // into the staging tile (rounded to TF32). The block's column is read into registers first,
     // all loads unconditional (rows past the sequence's end hold other tokens or TMA's zeros) and
@@ -1073,7 +1084,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // Pair forms: a block the other CTA formed arrives by its copies (produce, solve): the one
     // arrival here, and the bytes.
     if (R::kCtas == 2 && !own && ci == 0 && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
-    mbarrier_wait(&sm.full[si], parity);
+    role_wait<R>(&sm.full[si], parity);
     if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
     float x[16];
     fence_operands(x);
@@ -1129,7 +1140,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
     uint32_t ra[8];
     acc_to_a<2>(rt, ra);
-    if constexpr (R::kSplitSlot) mbarrier_wait(&sm.solved[si], parity);
+    if constexpr (R::kSplitSlot) role_wait<R>(&sm.solved[si], parity);
     float u[8];
     fence_operands(u);
     fence_operands(ra);
