@@ -248,7 +248,7 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
 }
 // mbarrier_wait whose try_waits pass a suspend-time hint (ns), as CUTLASS's barrier waits do: on a
 // phase not yet complete ptxas then puts the warp to sleep (NANOSLEEP.SYNCS) before it tests the
-// phase again, where the plain loop yields and retries. Used where it measured faster: the fused
+// phase again, where the plain loop yields and tests again at once. Used where it measured faster: the fused
 // path's pair form (fused.cuh, Roles::kSuspendingWaits; docs/performance.md, "The pair form's
 // wavefronts and waits").
 constexpr uint32_t kWaitSuspendNs = 10000000;

@@ -142,7 +142,8 @@ struct Roles {
   // measured 0.7-1.1% slower (docs/performance.md, "The pair form's wavefronts and waits").
   static constexpr bool kQuadD = kConsumers == 1;
   // The pair form's roles wait with a suspend-time hint (role_wait): measured faster there, and
-  // no faster in the 128-channel forms (docs/performance.md, "The pair form's wavefronts and waits").
+  // no faster in the 128-channel forms or the GVA pair (docs/performance.md, "The pair form's
+  // wavefronts and waits").
   static constexpr bool kSuspendingWaits = kConsumers == 1;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
