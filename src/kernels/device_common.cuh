@@ -389,6 +389,43 @@ __device__ __forceinline__ void leave_unchosen_path() {
   if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) wait_for_prior_grid();
 }
 
+// The start of a kernel launched behind the previous grid in the stream (launch_ex, after_prior)
+// whether or not kAuto's choice is on the device: the fused path's pair form (fused.cuh,
+// Roles::kEarlyStart). It lets the next grid launch at once, and returns whether its path runs
+// (path_is_chosen), having waited for the previous grid where it does.
+//   - The call's first kernel (no choice, or the shorter path's under one): the grid before it is
+//     the caller's, which may write anything this kernel reads or read anything it writes, so it
+//     reads and writes no global memory before that grid has completed. Only `prepare` (thread 0:
+//     shared memory, and prefetches of the kernel's parameters) runs before the wait, beside the
+//     previous grid's tail: in back-to-back calls, the next call's CTAs start and set up while the
+//     previous call's last CTAs run.
+//   - The longer path's kernel under a choice: its previous grid is the call's first, which writes
+//     nothing the decision reads (cu_seqlens), so it decides first and, where its path does not
+//     run, leaves (leave_unchosen_path); where it runs, it waits, then prepares.
+// Only for kernels of one CTA per SM: where the next grid's CTAs can share an SM with this one's
+// (the recurrent kernel, two CTAs per SM), they take its SMs' second places while they wait, and
+// the next grid runs two CTAs on some SMs and none on others (one sequence of 64 tokens of 16
+// heads on the recurrent path measured 16.0 -> 20.6 us launched so: docs/performance.md, "The
+// pair form behind the previous grid").
+template <int kThreads, class Prepare>
+__device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Prepare prepare) {
+  allow_dependent_launch();
+  const bool first = seq.choice != kRunsIfOneAsLong;
+  if (first) {
+    if (threadIdx.x == 0) prepare();
+    wait_for_prior_grid();
+  }
+  if (!path_is_chosen<kThreads>(seq)) {
+    if (!first) leave_unchosen_path();
+    return false;
+  }
+  if (!first) {
+    wait_for_prior_grid();
+    if (threadIdx.x == 0) prepare();
+  }
+  return true;
+}
+
 // Launches `kernel` on `stream` with programmatic stream serialization: it may start before the
 // previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what
 // that kernel writes (or writes what that kernel reads). Captured into CUDA graphs as a programmatic

@@ -145,6 +145,13 @@ struct Roles {
   // no faster in the 128-channel forms or the GVA pair (docs/performance.md, "The pair form's
   // wavefronts and waits").
   static constexpr bool kSuspendingWaits = kConsumers == 1;
+  // The pair form starts behind the previous grid in the stream (launch_ex's programmatic
+  // attribute, enter_after_prior_grid): its CTAs set up their barriers beside the previous grid's
+  // tail and let the next grid launch at once, where the other forms launch plainly (but behind
+  // the shorter path under kAuto's choice on the device) and set up after their checks. Measured
+  // (docs/performance.md, "The pair form behind the previous grid"): S1 -4%; the same start in the
+  // 128-channel forms changed their SASS throughout and made the batches 0.7-1.3% slower.
+  static constexpr bool kEarlyStart = kConsumers == 1;
   // Registers per thread after setmaxnreg: 128 x (96 + 224 + 2 x 96) or 128 x (96 + 96 + 2 x 160)
   // = 65536; __launch_bounds__ gives every thread 128 at the start.
   static constexpr int kProducerRegs = 96, kSolverRegs = 96, kConsumerRegs = kConsumers == 1 ? 224 : 160;
@@ -1279,14 +1286,20 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
 #ifdef GDN2_PHASE1_TIMELINE
   const long long start_ns = global_timer_ns();
 #endif
-  const bool choice = pv.seq.choice != kAlwaysRuns;  // kAuto's choice on the device (kernel_params.h)
-  if (choice) allow_dependent_launch();
-  if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
-  if (!path_is_chosen<kThreads>(pv.seq)) {  // another path runs
-    leave_unchosen_path();
-    return;
+  if constexpr (R::kEarlyStart) {
+    const bool go = enter_after_prior_grid<kThreads>(pv.seq, [&] { init_barriers(p, sm, int(cluster_rank())); });
+    if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
+    if (!go) return;  // another path runs
+  } else {
+    const bool choice = pv.seq.choice != kAlwaysRuns;  // kAuto's choice on the device (kernel_params.h)
+    if (choice) allow_dependent_launch();
+    if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
+    if (!path_is_chosen<kThreads>(pv.seq)) {  // another path runs
+      leave_unchosen_path();
+      return;
+    }
+    if (choice) wait_for_prior_grid();  // a no-op unless this is the call's second path
   }
-  if (choice) wait_for_prior_grid();  // a no-op unless this is the call's second path
   // Every CTA checks all N + 1 offsets (N Hv kSlices CTAs in all: kAuto takes this path only up
   // to 4096 sequences, src/contract.cpp); inconsistent cu_seqlens: NaN in every output row and state.
   const bool fault = cu_seqlens_fault<kThreads>(pv.seq);
@@ -1314,7 +1327,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
     if constexpr (R::kCtas == 2) sm.state = state;
-    init_barriers(p, sm, rank);
+    if constexpr (!R::kEarlyStart) init_barriers(p, sm, rank);
     for (int k = 0; k < 2 && rank + R::kCtas * k < bl.count; ++k)
       issue_raw(p, it, bl, rank + R::kCtas * k, sm.raw[k], &sm.raw_full[k]);
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
@@ -1657,8 +1670,9 @@ int launch_fused(const RecurrentParams& r, Stream stream) {
   if (err == 0) err = encode_tiled_map(&p.r.value.w_map, kBf16, 2, v.w, value_dims, value16, value_box, kNone);
   if (err != 0) return err;
   const int64_t items = int64_t(v.seq.N) * v.Hv * R::kSlices;
-  // The longer of two paths under kAuto's choice on the device is launched behind the shorter one.
-  const bool after_prior = v.seq.choice == kRunsIfOneAsLong;
+  // The pair form behind the previous grid in the stream always (Roles::kEarlyStart), the other
+  // forms where they are the longer of two paths under kAuto's choice on the device.
+  const bool after_prior = R::kEarlyStart || v.seq.choice == kRunsIfOneAsLong;
   if constexpr (kPersistent) {  // one CTA (GVA pair: cluster) per SM (pair), at most one per item
     const int64_t units = std::min<int64_t>(items / R::kCtas, r.sms / R::kCtas);
     // Past one round the items are claimed from a counter that the call zeroed (src/launch.cu,

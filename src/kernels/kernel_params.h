@@ -15,7 +15,8 @@ namespace gdn2::kernels {
 // Where the chunked path is one of the two, phase 1 decides for both of its kernels: where it does
 // not run, its first CTA writes kPhase1Skipped as fault word 0, which the state pass reads.
 // Under a choice the kernels after the call's first are launched behind the previous one
-// (launch_after_prior_grid): every kernel lets the next one launch at its start. A kernel that runs
+// (launch_after_prior_grid), and the fused pair form's kernel always is (enter_after_prior_grid):
+// every kernel lets the next one launch at its start. A kernel that runs
 // waits for the previous one right after its decision; in one that does not, only the first CTA
 // waits and the others leave at once (leave_unchosen_path), so that the CTAs of the path that does
 // not run start and leave in the tail of the one that runs, and the call still completes with its
