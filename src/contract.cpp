@@ -390,7 +390,11 @@ constexpr double kFusedMarginV64 = 1.05, kFusedMarginV128 = 1.0;
 struct FusedEstimate {
   double a, c, o;  // us, us per block of the chain, us per round of CTAs
 };
-constexpr FusedEstimate kFusedV64 = {8.19, 1.181, 0}, kFusedV128 = {4.40, 1.940, 9.03};
+// The pair form's (kFusedV64) refitted on an H100 once its waits suspended and it started behind
+// the previous grid (bench/fit_auto.py on both crossover sets; docs/performance.md, "The pair form
+// behind the previous grid": over 79 shapes the picks' regret 1.012 -> 1.003 geomean, max 1.254 ->
+// 1.083).
+constexpr FusedEstimate kFusedV64 = {7.63, 1.034, 0}, kFusedV128 = {4.40, 1.940, 9.03};
 // The 128-channel form's GVA pair (kernels::fused_gva_pair: an even number of value heads per key
 // head, sequences of 128 tokens on average), fitted apart on an H100 (bench/fit_auto.py --gva-pair,
 // docs/performance.md, "The GVA pair in the 128-channel form", steps 7 and 8).

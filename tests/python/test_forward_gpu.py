@@ -505,8 +505,8 @@ def test_validate_accepts_valid_input():
 # kAuto's choices on the H200's 132 SMs (src/contract.cpp, choose_algorithm; None: no max_seqlen hint),
 # each checked bitwise against the same call with that algorithm forced and against the others.
 # Without the hint on several sequences the device may choose (plan_launch): there the expected path
-# is the one for the true longest length (20 x 4 tokens: recurrent; (100, 37, 64) and 4 x 512:
-# fused), where choose_algorithm alone, assuming T - N + 1, says chunked (tests/cpp). On
+# is the one for the true longest length (20 x 4 tokens: recurrent; 4 x 512: fused), where
+# choose_algorithm alone, assuming T - N + 1, says fused or chunked (tests/cpp). On
 # a GPU with another SM count the estimates move, so there the test only checks that auto equals
 # one of the three.
 AUTO = [((64,), 16, 16, None, "fused"), ((1,) * 32, 2, 4, None, "recurrent"),
@@ -547,7 +547,7 @@ def test_auto_picks_by_size(lengths, hq, hv, max_seqlen, expected):
 # it is also the host's pick given the true longest length as the hint), and not what the other
 # launched path gives; its outputs start as NaN, so a call where neither path ran fails too. The
 # chunked cases run the 128-channel pass, the 64-channel one on 4 sequences of 16 heads and the
-# 32-channel one on 4 sequences of 8 heads. Every
+# 32-channel one on 8 sequences of 4 heads. Every
 # pair of paths that plan_launch forms is here both ways (tests/cpp: AutoChoice.DevicePlanOfTheGpuTestCases
 # checks on the CPU that each case is still planned on the device), with the longer path's kernels
 # launched behind the shorter one's, which zeroes the chunked path's work counter (kernel_params.h,
@@ -556,9 +556,9 @@ S3_LENGTHS = (63, 129, 257, 31, 512, 65, 128, 17, 333, 91, 211, 7, 401, 255, 144
 S3_ONE_LONG = (3963,) + (7,) * 19  # the same T and N, one sequence past the choice's length
 DEVICE_CHOICE = [(S3_LENGTHS, 16, 16, "fused", "chunked"), (S3_ONE_LONG, 16, 16, "chunked", "fused"),
                  ((3000,) + (16,) * 15, 16, 16, "chunked", "fused"), ((75,) * 40, 2, 2, "fused", "chunked"),
-                 ((100, 37, 64), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
+                 ((100, 37, 100), 4, 8, "fused", "chunked"), ((2000, 16, 16, 16), 16, 16, "chunked", "fused"),
                  ((14, 14, 14), 4, 8, "recurrent", "fused"), ((40, 1, 1), 4, 8, "fused", "recurrent"),
-                 ((32,) * 4, 4, 8, "recurrent", "chunked"), ((128, 1, 1, 1), 4, 8, "chunked", "recurrent")]
+                 ((24,) * 8, 4, 4, "recurrent", "chunked"), ((185,) + (1,) * 7, 4, 4, "chunked", "recurrent")]
 
 
 @pytest.mark.parametrize("lengths,hq,hv,expected,other", DEVICE_CHOICE,
