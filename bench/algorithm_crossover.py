@@ -1,11 +1,12 @@
 """Where each algorithm wins: GPU time (CUDA-graph replay) of the chunked, recurrent and fused
 algorithms, forced, on small and short-sequence problems, and which one "auto" picks (src/launch.cu).
 
-    PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR] [--set short|long]
+    PYTHONPATH=python python3 bench/algorithm_crossover.py [--out DIR] [--set short|long|many] [--time-auto]
 
 --set long times batches of longer sequences (512 to 4096 tokens, equal or mixed lengths), where
 the fused path's one CTA chain per sequence competes with the chunked path only when there are
-enough sequences; recurrent is not timed there (--algorithms chunked,fused is the default).
+enough sequences; recurrent is not timed there (--algorithms chunked,fused is the default). --set many
+times batches of 128 to 4,096 sequences the same way, and --time-auto times auto itself too.
 
 Writes DIR/crossover.json and DIR/crossover.md (default: bench/results/<date>-<gpu>-crossover).
 "auto" is read twice: without a max_seqlen hint (kAuto then assumes the longest sequence is
@@ -64,6 +65,17 @@ def long_shapes(random_lengths):
     )
 
 
+# Batches of many sequences (--set many): where kAuto's choice on the device (no max_seqlen hint)
+# must weigh the other path's CTAs, which start and leave (src/contract.cpp, plan_launch): the
+# chunked path's 128-channel pass has N Hv CTAs, tens of rounds of the SMs here.
+def many_shapes(random_lengths):
+    return (
+        [(f"mixed128x256-hv{hv}", random_lengths(128, 1, 256, seed=103), 16, hv) for hv in (16, 32)]
+        + [(f"{n}x{t}-hv16", (t,) * n, 16, 16) for n, t in ((256, 64), (512, 64), (1024, 64), (2048, 16), (4096, 8))]
+        + [("256x64-hv32", (64,) * 256, 16, 32)]
+    )
+
+
 def save(out_dir, meta, rows, complete):
     """crossover.json and crossover.md of the rows so far; meta["complete"] is False until the last."""
     meta = dict(meta, complete=complete)
@@ -85,15 +97,20 @@ def main():
     p.add_argument("--out", default="")
     p.add_argument("--replays", type=int, default=30)
     p.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
-    p.add_argument("--set", choices=("short", "long"), default="short",
-                   help="short: the one-launch paths' crossover (default); long: batches of longer sequences")
+    p.add_argument("--set", choices=("short", "long", "many"), default="short",
+                   help="short: the one-launch paths' crossover (default); long: batches of longer sequences; "
+                        "many: batches of 128 to 4096 sequences")
+    p.add_argument("--time-auto", action="store_true",
+                   help="also time auto itself, without and with the max_seqlen hint (auto_us, auto_hint_us): "
+                        "what kAuto's pick costs, its choice on the device included")
     p.add_argument("--algorithms", default="", help="which ones to time (default: all three; chunked,fused for --set long)")
     args = p.parse_args()
     import torch
     import gdn2
     from gdn2 import testing
 
-    shapes = SHAPES if args.set == "short" else long_shapes(testing.random_lengths)
+    shapes = {"short": lambda: SHAPES, "long": lambda: long_shapes(testing.random_lengths),
+              "many": lambda: many_shapes(testing.random_lengths)}[args.set]()
     if not args.algorithms:
         args.algorithms = ",".join(ALGORITHMS) if args.set == "short" else "chunked,fused"
 
@@ -138,6 +155,11 @@ def main():
                     graph_time_ms(torch, lambda a=a: call(a), calls, args.replays))
             rec["best"] = min(timed, key=lambda a: rec[f"{a}_us"])  # of the algorithms timed
             times = "  ".join(f"{a} {rec[f'{a}_us']:8.1f} us" for a in ALGORITHMS)
+            if args.time_auto:
+                for key, hint in (("auto", None), ("auto_hint", max(lengths))):
+                    rec[f"{key}_us"] = 1e3 * statistics.median(
+                        graph_time_ms(torch, lambda hint=hint: call("auto", hint), calls, args.replays))
+                times += f"  auto {rec['auto_us']:8.1f} us (with max_seqlen {rec['auto_hint_us']:8.1f} us)"
             print(f"{name:16s} T={rec['T']:5d} N={rec['N']:4d} Hv={hv:3d}  {times}  "
                   f"best {rec['best']:9s} auto {rec['auto']} (with max_seqlen {rec['auto_hint']})",
                   flush=True)

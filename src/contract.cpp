@@ -421,9 +421,15 @@ constexpr ChunkedEstimate kChunked = {4.321, 9.883, 2.128, 2.359, 3.246, 3.117};
 // restricted to the two (pick_among). Where a third path wins somewhere in between (20 x 4 tokens of
 // 8 heads: recurrent, then fused, then chunked as the longest length grows), the device's pick is
 // the faster of the two ends' by the estimates, never slower than the longer end's alone, which the
-// host would otherwise keep. Where a path's grid would be more than kMaxChoiceRounds rounds of CTAs
-// on the SMs (CTAs that only start, read cu_seqlens and exit are not free), the host keeps the
-// longer end's pick.
+// host would otherwise keep. The path that does not run still starts its CTAs, which read
+// cu_seqlens and leave: the recurrent kernel and the fused path's persistent forms a round of the
+// SMs at most, the chunked path phase 1's persistent grid and its pass's N Hv (128 / width) CTAs.
+// Those cost about 0.3-0.8 us per round of the SMs (the 128-channel pass's CTAs on an H100,
+// 31 to 124 rounds: docs/performance.md, "kAuto's choice on the device for many sequences"), a
+// few percent of what the path that runs takes per round of its own, so the choice is made on the
+// device however many rounds that is. (Until then the host kept the longer end's pick past 16
+// rounds of either path's CTAs, counting the persistent forms as one-item grids: 256 sequences of
+// 64 tokens of 16 heads took the chunked path, 713 us, where the fused path took 317.)
 namespace {
 
 // The three estimates (us; the fused one weighed by its margin) for the longest length `longest`.
@@ -482,14 +488,6 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
   int64_t lo = (sh.T + sh.N - 1) / sh.N, hi = sh.T - sh.N + 1;
   const Algorithm shorter = pick_among(estimate(sh, sms, lo), kAllPaths);
   if (shorter == plan.longer) return plan;
-  constexpr int64_t kMaxChoiceRounds = 16;
-  auto rounds = [&](Algorithm path) -> int64_t {
-    if (path == Algorithm::kFused) return sh.N * sh.Hv * kernels::fused_slices(sh.N * sh.Hv, sms) / sms;
-    if (path == Algorithm::kRecurrent)
-      return sh.N * sh.Hv * kernels::kRecurrentSlices / (kernels::kRecurrentCtasPerSm * sms);
-    return sh.N * sh.Hv * (kHeadDimV / kernels::pass_width(sh.N * sh.Hv, sms)) / sms;
-  };
-  if (rounds(shorter) > kMaxChoiceRounds || rounds(plan.longer) > kMaxChoiceRounds) return plan;
   const unsigned pair = 1u << int(shorter) | 1u << int(plan.longer);
   auto between = [&](int64_t length) { return pick_among(estimate(sh, sms, length), pair); };
   while (hi - lo > 1) {  // between(lo) == shorter, between(hi) == plan.longer

@@ -661,6 +661,23 @@ TEST(AutoChoice, DevicePlanOfTheBatchRows) {
   EXPECT_FALSE(gdn2::plan_launch(ForwardArgs{}, one, 132).on_device());
 }
 
+// Batches of many sequences without the hint: the device chooses between the fused path and the
+// chunked one however many rounds of the SMs the chunked pass's CTAs take (they start and leave
+// where the fused path runs). Measured on an H100 (docs/performance.md, "kAuto's choice on the
+// device for many sequences"): 256 x 64 tokens of 16 heads 713 us chunked, 317 fused, 340 auto
+// with the choice on the device; 1,024 x 64 2,765, 1,251 and 1,314 us.
+TEST(AutoChoice, ManySequencesChooseOnTheDevice) {
+  for (int64_t n : {256, 512, 1024}) {
+    gdn2::ProblemShape sh;
+    sh.N = n, sh.T = 64 * n, sh.Hq = 16, sh.Hv = 16;
+    const gdn2::LaunchPlan plan = gdn2::plan_launch(ForwardArgs{}, sh, 132);
+    ASSERT_TRUE(plan.on_device()) << n;
+    EXPECT_EQ(int(plan.shorter), int(gdn2::Algorithm::kFused)) << n;
+    EXPECT_EQ(int(plan.longer), int(gdn2::Algorithm::kChunked)) << n;
+    EXPECT_GT(plan.length, 64) << n;  // these 64-token sequences take the fused path
+  }
+}
+
 // The cases of tests/python/test_forward_gpu.py's DEVICE_CHOICE (and the sanitizer matrix's
 // auto-device cases): on 132 SMs each is planned on the device between the two paths it names, and
 // its longest sequence falls on the side of the choice's length that picks the expected path. So
