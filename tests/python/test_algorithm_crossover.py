@@ -31,3 +31,20 @@ def test_partial_then_complete(tmp_path):
     assert table[-1] == "| b | 64 | 1 | 16 | 16 | 20.0 | 5.0 | 10.0 | recurrent | fused | recurrent |"
     assert "complete': True" in (tmp_path / "crossover.md").read_text()
     assert meta == {"gpu": "test"}  # the caller's metadata is not changed
+
+
+def test_many_shapes_are_batches_of_many_sequences():
+    """--set many: 128 to 4,096 sequences each, names unique, the mixed ones from random_lengths."""
+    calls = []
+
+    def lengths(n, lo, hi, seed):
+        calls.append((n, lo, hi, seed))
+        return tuple(lo + i % (hi - lo + 1) for i in range(n))
+
+    shapes = ac.many_shapes(lengths)
+    names = [s[0] for s in shapes]
+    assert len(set(names)) == len(names)
+    for name, seqs, hq, hv in shapes:
+        assert 128 <= len(seqs) <= 4096 and hq == 16 and hv % hq == 0, name
+        assert name.split("-hv")[1] == str(hv)
+    assert calls == [(128, 1, 256, 103), (128, 1, 256, 103)]
