@@ -311,6 +311,10 @@ __device__ __forceinline__ void bulk_copy_to_peer(uint32_t dst, const void* src,
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
+// The two halves of cluster_sync, where work goes between them: every thread of each CTA arrives
+// (releasing its writes), later waits (acquiring the others').
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;\n" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
 
 // A box of a 2-D tensor (TMA) from global to shared memory, counted on `bar` like bulk_copy: box
 // coordinates (x, y) in elements of the innermost and the outer dimension. `map` lives in kernel
@@ -407,12 +411,13 @@ __device__ __forceinline__ void leave_unchosen_path() {
 // the next grid runs two CTAs on some SMs and none on others (one sequence of 64 tokens of 16
 // heads on the recurrent path measured 16.0 -> 20.6 us launched so: docs/performance.md, "The
 // pair form behind the previous grid").
-template <int kThreads, class Prepare>
-__device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Prepare prepare) {
+template <int kThreads, class Prepare, class Arrive>
+__device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Prepare prepare, Arrive arrive) {
   allow_dependent_launch();
   const bool first = seq.choice != kRunsIfOneAsLong;
   if (first) {
     if (threadIdx.x == 0) prepare();
+    arrive();
     wait_for_prior_grid();
   }
   if (!path_is_chosen<kThreads>(seq)) {
@@ -422,6 +427,7 @@ __device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Pre
   if (!first) {
     wait_for_prior_grid();
     if (threadIdx.x == 0) prepare();
+    arrive();
   }
   return true;
 }

@@ -1287,7 +1287,7 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   const long long start_ns = global_timer_ns();
 #endif
   if constexpr (R::kEarlyStart) {
-    const bool go = enter_after_prior_grid<kThreads>(pv.seq, [&] { init_barriers(p, sm, int(cluster_rank())); });
+    const bool go = enter_after_prior_grid<kThreads>(pv.seq, [&] { init_barriers(p, sm, int(cluster_rank())); }, cluster_arrive);
     if (p.r.zero_at_start != nullptr && blockIdx.x == 0 && p.item_base == 0 && threadIdx.x == 0) *p.r.zero_at_start = 0;
     if (!go) return;  // another path runs
   } else {
@@ -1332,9 +1332,17 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
       issue_raw(p, it, bl, rank + R::kCtas * k, sm.raw[k], &sm.raw_full[k]);
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
   }
-  // Both CTAs' barriers initialised before either arrives on or copies into the other's.
-  if constexpr (R::kCtas == 2) cluster_sync();
-  else __syncthreads();
+  // Both CTAs' barriers initialised before either arrives on or copies into the other's (in the
+  // pair form each CTA arrived as soon as its own were: enter_after_prior_grid; thread 0's later
+  // writes, sm.state, then reach the consumers through the CTA barrier).
+  if constexpr (R::kEarlyStart) {
+    __syncthreads();
+    cluster_wait();
+  } else if constexpr (R::kCtas == 2) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
   const int wg = warpgroup_index();
   if (wg == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kProducerRegs));
