@@ -99,7 +99,7 @@ constexpr int kALd = 12;
 constexpr int kProducerBarrier = 1;      // named barrier of the producer warpgroup
 constexpr int kSolverBarrier = 2;        // solver w: 2 + 2 w
 constexpr int kInverseBarrier = 3;       // its warps 0 and 1 in the inverse: 3 + 2 w
-constexpr int kConsumerBarrier = 6;      // the consumer warpgroups (the persistent form's bad slots)
+constexpr int kConsumerBarrier = 6;      // the consumer warpgroups (the persistent form's bad slots; the pair form's sm.state)
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
 static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
@@ -1326,17 +1326,16 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
   // the blocks n with n % 2 = rank.
   const int rank = R::kCtas == 2 ? int(cluster_rank()) : 0;
   if (threadIdx.x == 0) {
-    if constexpr (R::kCtas == 2) sm.state = state;
+    if constexpr (R::kCtas == 2 && !R::kEarlyStart) sm.state = state;
     if constexpr (!R::kEarlyStart) init_barriers(p, sm, rank);
     for (int k = 0; k < 2 && rank + R::kCtas * k < bl.count; ++k)
       issue_raw(p, it, bl, rank + R::kCtas * k, sm.raw[k], &sm.raw_full[k]);
     GDN2_FUSED_MARK(kFusedIssuedNs, global_timer_ns());
   }
   // Both CTAs' barriers initialised before either arrives on or copies into the other's (in the
-  // pair form each CTA arrived as soon as its own were: enter_after_prior_grid; thread 0's later
-  // writes, sm.state, then reach the consumers through the CTA barrier).
+  // pair form each CTA arrived as soon as its own were: enter_after_prior_grid; its roles then
+  // share nothing written since but through barriers: its consumers write sm.state themselves).
   if constexpr (R::kEarlyStart) {
-    __syncthreads();
     cluster_wait();
   } else if constexpr (R::kCtas == 2) {
     cluster_sync();
@@ -1349,6 +1348,10 @@ __global__ void __launch_bounds__(kThreads, 1) fused_kernel(const __grid_constan
     produce(p, it, bl, sm, rank, 0, NoNextItem{});
   } else if (wg >= R::kFirstConsumer && wg < R::kFirstConsumer + kConsumers) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R::kConsumerRegs));
+    if constexpr (R::kEarlyStart) {  // the pair form: the one consumer warpgroup writes sm.state
+      if (threadIdx.x == R::kFirstConsumer * kWarpgroup) sm.state = state;
+      asm volatile("bar.sync %0, %1;\n" ::"n"(kConsumerBarrier), "n"(kWarpgroup) : "memory");
+    }
     consume(p, it, bl, sm, wg - R::kFirstConsumer, rank, 0);
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R::kSolverRegs));
