@@ -408,9 +408,9 @@ __device__ __forceinline__ void leave_unchosen_path() {
 //     run, leaves (leave_unchosen_path); where it runs, it waits, then prepares.
 // `arrive` runs on every thread right after `prepare`: the pair form's arrival on its cluster
 // barrier (cluster_arrive), so that the peer CTA's barriers are known ready before the wait for the
-// previous grid; the kernel waits on the cluster barrier later (cluster_wait), after a CTA barrier
-// that orders thread 0's writes since its arrival (S1 9.9 -> 9.5 us on an H100:
-// bench/results/2026-12-06-cluster-early/).
+// previous grid; the kernel waits on the cluster barrier later (cluster_wait), after its first
+// copy requests. What a thread writes after its arrival reaches other threads only through other
+// barriers (S1 9.9 -> 9.25 us on an H100: bench/results/2026-12-06-cluster-early/).
 // Only for kernels of one CTA per SM: where the next grid's CTAs can share an SM with this one's
 // (the recurrent kernel, two CTAs per SM), they take its SMs' second places while they wait, and
 // the next grid runs two CTAs on some SMs and none on others (one sequence of 64 tokens of 16
