@@ -1066,7 +1066,15 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   // and each wgmma's descriptor needs no move from a vector register (R2UR) on the chain. The
   // persistent forms' counter is uniform already (their g0 comes from the item schedule).
   const int count = kPersistent ? bl.count : __shfl_sync(0xffffffffu, bl.count, 0);
-  for (int n = 0; n < count; ++n, out += kBlk * row_stride) {
+  // Block n's body. An item that starts from a zero state (no initial state, or a pool slot of
+  // none) runs block 0 without the products of the state (from_state false): S^T [Kb; Qg]^T is
+  // zero there, and so is the decayed S^T; the results are bit for bit the same. The choice is made
+  // once per item, below, between two loops: inside one loop, a run-time branch around the first
+  // product made ptxas serialise the wgmma (C7514, C7517), and one loop after a separate block 0
+  // spilled (docs/performance.md, "Block 0 from a zero state").
+  const bool leader = ci == 0 && tid == 0;  // the consumers' thread 0 (hoisted: no S2R per block)
+  auto block = [&](const int n, auto from_state_t) {
+    constexpr bool from_state = decltype(from_state_t)::value;
     const int gn = g0 + n;
     const int si = gn & (R::kSlots - 1);
     const uint32_t parity = uint32_t(gn >> R::kSlotsLog2) & 1;
@@ -1084,32 +1092,37 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // that their registers fit beside the producer's and the solvers'.
     constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
     uint32_t sa[4 * kSteps];
-    acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
+    if constexpr (from_state) acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
     // The first product and w*v need only the producer's part: with two consumers they run while
     // the block's solver may still be forming T and P. (With one, the early start slowed the
     // steady state: docs/performance.md, "The slot's barrier split".)
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
     // Pair forms: a block the other CTA formed arrives by its copies (produce, solve): the one
     // arrival here, and the bytes.
-    if (R::kCtas == 2 && !own && ci == 0 && tid == 0) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
+    if (R::kCtas == 2 && !own && leader) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
     role_wait<R>(&sm.full[si], parity);
-    if (n == 0 && ci == 0 && tid == 0) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
+    if (n == 0 && leader) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
     float x[16];
-    fence_operands(x);
-    fence_operands(sa);
-    wgmma_fence();
-    wgmma_issue_desc<32, -1, kSteps, false>(x, sa, kq_step(0));
-    if constexpr (kConsumers == 2) {
-      wgmma_commit();
-      wgmma_wait<0>();
+    if constexpr (from_state) {
       fence_operands(x);
       fence_operands(sa);
-      acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[4 * kSteps]), sa);
-      fence_operands(sa);
       wgmma_fence();
-      wgmma_issue_desc<32, -1, kSteps>(x, sa, kq_step(kSteps));
+      wgmma_issue_desc<32, -1, kSteps, false>(x, sa, kq_step(0));
+      if constexpr (kConsumers == 2) {
+        wgmma_commit();
+        wgmma_wait<0>();
+        fence_operands(x);
+        fence_operands(sa);
+        acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[4 * kSteps]), sa);
+        fence_operands(sa);
+        wgmma_fence();
+        wgmma_issue_desc<32, -1, kSteps>(x, sa, kq_step(kSteps));
+      }
+      wgmma_commit();
+    } else {
+#pragma unroll
+      for (int i = 0; i < 16; ++i) x[i] = 0.f;
     }
-    wgmma_commit();
     if constexpr (!R::kGvaPair) {
       const auto& wv = slot.wv[R::kCtas == 2 ? rank : 0];  // this CTA's channels
 #pragma unroll
@@ -1140,9 +1153,11 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
             rt[4 * j + 2 * h + e] = 8 * j + 4 * e + tq < len ? vw_x : 0.f;  // zero past the sequence's end
           }
     }
-    wgmma_wait<0>();
-    fence_operands(x);
-    fence_operands(sa);
+    if constexpr (from_state) {
+      wgmma_wait<0>();
+      fence_operands(x);
+      fence_operands(sa);
+    }
 #pragma unroll
     for (int i = 0; i < 8; ++i) rt[i] += x[i], on[i] = x[8 + i];
 
@@ -1161,7 +1176,8 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 
     uint32_t ua[8];
     acc_to_a<2>(u, ua);
-    if constexpr (R::kQuadD) {  // D of columns 8 j + 2 tq + e and 8 (j + 1) + 2 tq + e: one float4
+    if constexpr (!from_state) {  // S^T is zero: nothing to decay
+    } else if constexpr (R::kQuadD) {  // D of columns 8 j + 2 tq + e and 8 (j + 1) + 2 tq + e: one float4
 #pragma unroll
       for (int j = 0; j < kK / 8; j += 2) {
         float dd[4];
@@ -1212,6 +1228,14 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
           const int tok = 8 * j + 4 * e + tq;
           if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
+  };
+  // (The flag broadcast, so that the compiler knows it is the same in every lane.)
+  if (__shfl_sync(0xffffffffu, int(h0 < 0), 0) != 0 && count > 0) {
+    block(0, std::false_type{});
+    out += kBlk * row_stride;
+    for (int n = 1; n < count; ++n, out += kBlk * row_stride) block(n, std::true_type{});
+  } else {
+    for (int n = 0; n < count; ++n, out += kBlk * row_stride) block(n, std::true_type{});
   }
   if (kPersistent && bad) {
     // Every consumer thread's output stores of the item before the NaN over them (same addresses,
