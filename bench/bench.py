@@ -70,6 +70,8 @@ def parse_args():
     p.add_argument("--cula", type=Path, default=None,
                    help="folder made by bench/cula_export.py: time cuLA's kernel in the same run")
     p.add_argument("--no-accuracy", action="store_true", help="skip the fp64 reference")
+    p.add_argument("--no-chart", action="store_true",
+                   help="write no chart.png (A/B rounds, whose results.json holds the same numbers)")
     p.add_argument("--rows", default="", help="comma-separated row-name prefixes to run")
     p.add_argument("--max-seqlen", action="store_true",
                    help="pass max_seqlen (the row's longest sequence) to every call of ours")
@@ -628,7 +630,7 @@ def main():
                             "events and graph; rows outside its contract (N > 32) skipped; where "
                             "a row's g goes below -5 (its range), g is clamped to -5 for cuLA "
                             "and its accuracy is not reported")
-    chart_error = write_chart(results, out / "chart.png")
+    chart_error = "--no-chart" if args.no_chart else write_chart(results, out / "chart.png")
     table = markdown_table(results, with_cula=cula is not None)
     if "error" in host:
         host_line = f"Host overhead: not measured ({host['error']})"
