@@ -29,7 +29,7 @@ until the run ends), so a run stopped by a time limit keeps the rows it measured
 
 usage: python3 bench/bench.py [--quick] [--out DIR] [--iters 100] [--warmup 20] [--no-fla]
                               [--rows S1,L32K] [--no-accuracy] [--max-seqlen] [--cula DIR]
-                              [--algorithm auto|chunked|recurrent|fused]
+                              [--algorithm auto|chunked|recurrent|fused] [--no-chart]
 """
 
 import argparse
