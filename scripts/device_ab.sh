@@ -8,13 +8,18 @@
 #
 # Steps, results under $OUT/r (packed into $OUT/r.tgz after each step: the device returns few files):
 #  1. gpu.txt; every variant's outputs against the base's (bench/outputs_bitwise.py: compare-V.log);
-#  2. ROUNDS rounds (default 2) of bench/sequence_lengths.py (lengths.jsonl) and
-#     `bench.py --no-fla --no-accuracy` (<version><round>/) for every version, versions alternating;
+#  2. ROUNDS rounds (default 2) of bench/sequence_lengths.py (lengths.jsonl; LENGTHS=0: none) and
+#     `bench.py --no-fla --no-accuracy` (<version><round>/; ROWS: its --rows, default every row) for
+#     every version, versions alternating;
 #  3. the gate (bench/ab_gate.py over GATE_ROWS, MAX_GEOMEAN, MAX_ROW, and NUMERICS_CHANGE: the
 #     variants whose outputs may differ from the base's, their accuracy left to pytest: gate.txt);
 #  4. timelines (`gdn2_phase1_timeline $TIMELINE_ROWS`, default "S2 L32K": timeline-V.log);
-#  5. unless CHECKS=0, on the gate's pick: its C++ example, pytest, the four sanitizers, the final
-#     run with accuracy (final/) and the stress test.
+#  5. unless CHECKS=0, on the gate's pick: its C++ example, pytest (PYTEST_ARGS: test paths or node
+#     ids, default tests/python; PYTEST_TIMEOUT, default 100 s), the four sanitizers (SANITIZE_MATRIX_ARGS, e.g.
+#     --only=mha-T1280,fault-cu: the matrix's cases to run; default all), the final run with
+#     accuracy (final/; FINAL=0: none) and the stress test (STRESS=0: none).
+# Before all of it, EXTRA (a command line, run from the repository root with $R set) where given:
+# a probe of the call's own.
 # Then `python3 bench/same_call_tables.py` reads the rounds once they are copied into a results
 # folder as callN-rows-<version><round>.md and callN-lengths.jsonl.
 #
@@ -40,6 +45,11 @@ t0=$(date +%s)
 mark() { echo "$1 $(( $(date +%s) - t0 ))s" >> "$R/times.log"; pack; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$R/gpu.txt"
+if [ -n "${EXTRA:-}" ]; then
+  export R
+  bash -c "$EXTRA" > "$R/extra.log" 2>&1; echo "rc=$?" >> "$R/extra.log"
+  mark "extra done"
+fi
 for v in "$BASE" "${variants[@]}"; do
   PYTHONPATH=$T/$v/python timeout 90 python3 bench/outputs_bitwise.py dump "$R/dump-$v.pt" > "$R/dump-$v.log" 2>&1
 done
@@ -52,9 +62,11 @@ mark "dumps done"
 
 for k in $(seq 1 "$ROUNDS"); do
   for v in "$BASE" "${variants[@]}"; do
-    (cd "$T/$v" && PYTHONPATH=$T/$v/python timeout 70 python3 bench/sequence_lengths.py "$v$k" >> "$R/lengths.jsonl" 2>> "$R/lengths.err")
+    if [ "${LENGTHS:-1}" != 0 ]; then
+      (cd "$T/$v" && PYTHONPATH=$T/$v/python timeout 70 python3 bench/sequence_lengths.py "$v$k" >> "$R/lengths.jsonl" 2>> "$R/lengths.err")
+    fi
     (cd "$T/$v" && GDN2_COMMIT=$v PYTHONPATH=$T/$v/python timeout 70 python3 bench/bench.py --no-fla --no-accuracy \
-       --out "$R/$v$k" > "$R/$v$k.log" 2>&1)
+       --no-chart ${ROWS:+--rows "$ROWS"} --out "$R/$v$k" > "$R/$v$k.log" 2>&1)
     mark "$v$k done"
   done
 done
@@ -72,14 +84,20 @@ pick=$(sed -n 's/^PICK //p' "$R/gate.txt")
 if [ "${CHECKS:-1}" != 0 ] && [ -n "$pick" ] && [ "$pick" != none ]; then
   mkdir -p build && cp "$T/$pick"/bin/* build/ && cp "$T/$pick"/python/gdn2/*.so python/gdn2/
   ./build/gdn2_example > "$R/example.log" 2>&1; echo "rc=$?" >> "$R/example.log"
-  timeout 100 python3 -m pytest tests/python -q -rs > "$R/pytest.log" 2>&1; echo "rc=$?" >> "$R/pytest.log"
+  # shellcheck disable=SC2086  # PYTEST_ARGS is a list of pytest arguments
+  timeout "${PYTEST_TIMEOUT:-100}" python3 -m pytest -q -rs ${PYTEST_ARGS:-tests/python} > "$R/pytest.log" 2>&1
+  echo "rc=$?" >> "$R/pytest.log"
   mark "pytest done"
   OUT=$R/san SANITIZE_TIMEOUT=60 timeout 150 bash scripts/gpu_check.sh sanitize > "$R/sanitize.log" 2>&1
   mark "sanitize done"
-  (cd "$T/$pick" && GDN2_COMMIT=$pick PYTHONPATH=$T/$pick/python timeout 90 python3 bench/bench.py --no-fla \
-     --out "$R/final" > "$R/final.log" 2>&1)
-  mark "final bench done"
-  PYTHONPATH=python timeout 100 python3 tests/stress/stress.py --out "$R/stress.json" > "$R/stress.log" 2>&1
-  mark "stress rc=$?"
+  if [ "${FINAL:-1}" != 0 ]; then
+    (cd "$T/$pick" && GDN2_COMMIT=$pick PYTHONPATH=$T/$pick/python timeout 90 python3 bench/bench.py --no-fla \
+       --out "$R/final" > "$R/final.log" 2>&1)
+    mark "final bench done"
+  fi
+  if [ "${STRESS:-1}" != 0 ]; then
+    PYTHONPATH=python timeout 100 python3 tests/stress/stress.py --out "$R/stress.json" > "$R/stress.log" 2>&1
+    mark "stress rc=$?"
+  fi
 fi
 mark "all done"

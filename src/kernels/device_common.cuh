@@ -416,14 +416,21 @@ __device__ __forceinline__ void leave_unchosen_path() {
 // the next grid runs two CTAs on some SMs and none on others (one sequence of 64 tokens of 16
 // heads on the recurrent path measured 16.0 -> 20.6 us launched so: docs/performance.md, "The
 // pair form behind the previous grid").
+// The call's first kernel under kAuto's choice on the device lets the next grid (the longer
+// path's first kernel) launch only after its own wait: that grid reads cu_seqlens for its decision
+// before it waits for anything, and a grid launched behind this one may start before the grid
+// before this one has completed (measured: bench/pdl_order_probe.cu, docs/performance.md, "The
+// chunked rows' start"), so a caller's kernel that lets its dependents launch early and writes
+// cu_seqlens later could otherwise be read half-done.
 template <int kThreads, class Prepare, class Arrive>
 __device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Prepare prepare, Arrive arrive) {
-  allow_dependent_launch();
   const bool first = seq.choice != kRunsIfOneAsLong;
+  if (seq.choice != kRunsIfAllShorter) allow_dependent_launch();
   if (first) {
     if (threadIdx.x == 0) prepare();
     arrive();
     wait_for_prior_grid();
+    if (seq.choice == kRunsIfAllShorter) allow_dependent_launch();
   }
   if (!path_is_chosen<kThreads>(seq)) {
     if (!first) leave_unchosen_path();
@@ -440,7 +447,8 @@ __device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Pre
 // Launches `kernel` on `stream` with programmatic stream serialization: it may start before the
 // previous kernel in the stream has finished, and must call wait_for_prior_grid before it reads what
 // that kernel writes (or writes what that kernel reads). Captured into CUDA graphs as a programmatic
-// edge. Everything earlier in the stream than the previous kernel has completed when it starts.
+// edge. It may start before the kernel before the previous one has completed, where the previous one
+// let it launch without waiting for that kernel (bench/pdl_order_probe.cu: 19 of 20 rounds on an H100).
 // launch_ex: the same where `after_prior`, and CTAs in clusters of `cluster` along x (1: none).
 template <typename... Params>
 int launch_ex(void (*kernel)(Params...), dim3 grid, int threads, int smem, Stream stream, bool after_prior,
