@@ -419,9 +419,9 @@ __device__ __forceinline__ void leave_unchosen_path() {
 // The call's first kernel under kAuto's choice on the device lets the next grid (the longer
 // path's first kernel) launch only after its own wait: that grid reads cu_seqlens for its decision
 // before it waits for anything, and a grid launched behind this one may start before the grid
-// before this one has completed (measured: bench/pdl_order_probe.cu, docs/performance.md, "The
-// chunked rows' start"), so a caller's kernel that lets its dependents launch early and writes
-// cu_seqlens later could otherwise be read half-done.
+// before this one has completed (measured: bench/pdl_order_probe.cu; docs/performance.md, "The
+// fused start of the chunked path", step 6), so a caller's kernel that lets its dependents launch
+// early and writes cu_seqlens later could otherwise be read half-done.
 template <int kThreads, class Prepare, class Arrive>
 __device__ __forceinline__ bool enter_after_prior_grid(const Sequences& seq, Prepare prepare, Arrive arrive) {
   const bool first = seq.choice != kRunsIfOneAsLong;
