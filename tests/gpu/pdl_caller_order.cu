@@ -8,6 +8,8 @@
 // it was) or both. Each round compares the call's output and final state bit for bit with a call
 // made after a synchronisation, in both directions: the caller's offsets turn the equal split
 // (the shorter path) into one long sequence (the longer path), and the reverse.
+// On an H100 the build before the fix (9df62ab, the pair form letting the next grid launch before
+// its wait) differed in 20 of 20 rounds; with it, 0 of 20 (bench/results/2026-12-06-caller-order/).
 // Run by tests/python/test_pdl_caller_order_gpu.py. usage: ./build/gdn2_pdl_caller_order [rounds]
 // Exit: 0 PASS, 1 FAIL, 2 no sm_90 GPU or a CUDA error before any check.
 #include <cstdint>
