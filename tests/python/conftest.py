@@ -44,6 +44,25 @@ def require_gpu_gdn2():
     return torch, gdn2
 
 
+def run_built_program(name, *args, timeout=120):
+    """Runs the GPU test program `name` of the CMake build (GDN2_BUILD_DIR, default build/; built by
+    scripts/test.sh) with `args` and returns its CompletedProcess, or skips the calling test where it
+    is not built, or where it exits 2 printing SKIP (the programs' code for a GPU or sizes it cannot
+    test)."""
+    import subprocess
+    from pathlib import Path
+
+    build = Path(_HERE).parents[1] / os.environ.get("GDN2_BUILD_DIR", "build")
+    program = build / name
+    if not program.exists():
+        pytest.skip(f"{program} is not built (scripts/test.sh builds it)")
+    result = subprocess.run([str(program), *map(str, args)], capture_output=True, text=True,
+                            timeout=timeout)
+    if result.returncode == 2 and "SKIP" in result.stdout:
+        pytest.skip(result.stdout.strip())
+    return result
+
+
 def pytest_configure(config):
     # pytest-timeout provides this mark where it is installed; declared here for where it is not.
     config.addinivalue_line("markers", "timeout(seconds, method): fail a test that runs too long")

@@ -2,22 +2,11 @@
 fp32 patterns (tests/gpu/tf32_rounding.cu). The CPU mirror's TF32 emulation, and with it the CPU
 tests' accuracy tables, is only as faithful as this rule. Needs an sm_90 GPU and the built
 `gdn2_tf32_rounding` (scripts/test.sh builds it; GDN2_BUILD_DIR, default build/)."""
-import os
-import subprocess
-from pathlib import Path
-
-import pytest
-
-from conftest import require_gpu_gdn2
+from conftest import require_gpu_gdn2, run_built_program
 
 require_gpu_gdn2()
 
-BUILD = Path(__file__).resolve().parents[2] / os.environ.get("GDN2_BUILD_DIR", "build")
-
 
 def test_kernels_round_tf32_as_the_cpu_mirror():
-    program = BUILD / "gdn2_tf32_rounding"
-    if not program.exists():
-        pytest.skip(f"{program} is not built (scripts/test.sh builds it)")
-    result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    result = run_built_program("gdn2_tf32_rounding")
     assert result.returncode == 0 and "PASS" in result.stdout, result.stdout + result.stderr
