@@ -1,13 +1,14 @@
 #!/bin/bash
-# Prepared in the session of 2026-12-06 from 14:31 for the next one, not run: main's build (package
-# `pa`: python/gdn2 with its .so files, bench/*.py, bin/ with gdn2_example, gdn2_sanitize_matrix,
-# gdn2_pdl_caller_order, gdn2_tf32_rounding) on whatever GPU comes, the H200 first (issue 3's targets
-# are the H200's; this build has never run on one). PART=1: the whole table with the hint and
+# Prepared in the session of 2026-12-06 from 14:31 and run in the one from 15:52 (calls 1 and 2):
+# main's build (package `pa`: python/gdn2 with its .so files, bench/*.py, bin/ with gdn2_example,
+# gdn2_sanitize_matrix, gdn2_pdl_caller_order, gdn2_tf32_rounding) on whatever GPU comes, the H200
+# first (an H100 came). PART=1: the whole table with the hint and
 # accuracy, without the hint, every GPU test, then FLA row by row in the same process as ours.
 # PART=2 (the same warm machine): the example, memcheck and synccheck over the sanitizer matrix, the
 # stress test, then FLA on the rows part 1 left out (FLA_ROWS).
-# Carry: tar czf tools_tmp/cN.tgz -C tools_tmp pa s wheels ; command:
-#   tar xzf tools_tmp/cN.tgz -C tools_tmp && PART=1 DEADLINE=540 bash tools_tmp/s/next.sh
+# Carry (here c11): tar czf tools_tmp/cN.tgz -C tools_tmp pa s wheels ; command:
+#   tar xzf tools_tmp/cN.tgz -C tools_tmp && PART=1 DEADLINE=430 bash tools_tmp/s/next.sh (call 1)
+#   tar xzf tools_tmp/cN.tgz -C tools_tmp && PART=2 DEADLINE=420 FLA_ROWS="N64-MIXED-GVA2 S1 S3 S4 S5" bash tools_tmp/s/next.sh (call 2)
 set -u
 R=$OUT/n$PART; mkdir -p $R
 export PYTHONUNBUFFERED=1
