@@ -20,8 +20,9 @@
 //     I + A into T and request the raw inputs of the block after next. With one consumer a solver
 //     is a warpgroup: its warps 0 and 1 form A's column halves and invert as soon as their half is
 //     formed, while warps 2 and 3 form P and request. With two consumers the two solvers share a
-//     warpgroup, two warps each: each warp forms a column half of both A and P, the pair releases
-//     the staging, then each warp does its part of T;
+//     warpgroup, two warps each: each warp forms both A and P over half the key channels, the two
+//     swap partial sums so that each holds a column half, the pair releases the staging, then
+//     each warp does its part of T;
 //   - each consumer holds its S^T (64 x 128, fp32) in registers and runs the block's products as
 //     wgmma with S^T (or the previous product's accumulator) as A and the factors as B:
 //       R^T = (w v)^T - S^T Kb^T,  -O1^T = -S^T Qg^T        (one m64n32 product, 16 k-steps)
@@ -207,6 +208,13 @@ __device__ __forceinline__ uint16_t* vw_of(Slot<kConsumers, kCtas>& slot) {
 // both halves, ordered by the solver's barrier), rows of 48 bytes so that no read (the compiler
 // widens some to 16 bytes) reaches a word of the other half.
 using ATile = float[2][kBlk][kALd];
+// With two consumers (two warps per solver), [solver][writing warp][A or P][lane]: warp h's partial
+// sums of column half 1 - h over key channels 64 h .. + 63, in the mma fragment's order, so that
+// each lane reads back what its own fragment holds (tensor_ap).
+struct alignas(128) ApPartials {  // each 512-byte row of lanes in four wavefronts
+  float4 v[kSolvers][2][2][32];
+};
+struct NoApPartials {};
 // One block's raw inputs as the TMA boxes land ([token][channel]; rows past T arrive as zeros,
 // rows past the sequence's end are masked where they are read). On a block that takes the exact
 // path the producer replaces g by the decay factors d = exp2(decay_log2(g)), 1 past the end.
@@ -257,6 +265,10 @@ struct alignas(1024) Smem {
   // The pair forms: where the consumers read the item's initial state and store its final one,
   // written by thread 0 before the roles start (consume says why only there).
   StateOffsets state;
+  // Two consumers: each solver warp's partial sums of A and P over its half of the key channels,
+  // for the other warp's column half (tensor_ap). Last, so that the pair form's layout is as it
+  // was without it.
+  std::conditional_t<kConsumers == 2, ApPartials, NoApPartials> ap_part;
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
 // kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
@@ -500,13 +512,19 @@ static_assert(sw128::offset(kBlk + 5, 32 + 12, kKqRows) ==
 
 // The tensor-core path for A and P (kq: Kb, Qg; stage: k / r; all TF32 already), masked to the
 // (strict) lower triangle; the warps that store P call wait_slot() first. ldmatrix on fp32 rows
-// (each 8 x 8 b16 matrix is 8 rows x 4 fp32): Kb's and Qg's as kq_rows; k / r's are rows 8 h .. + 7
-// x the four column quads of k-steps s and s + 1. One consumer: warp w forms columns 8 (w % 2) .. + 7
-// of A (w < 2) or of P. Two: warp h forms columns 8 h .. + 7 of both A and P (the k / r fragments
-// serve both).
+// (each 8 x 8 b16 matrix is 8 rows x 4 fp32): Kb's and Qg's as kq_rows; k / r's are rows 8 t .. + 7
+// (column half t) x the four column quads of k-steps s and s + 1. One consumer: warp w forms
+// columns 8 (w % 2) .. + 7 of A (w < 2) or of P. Two: the solver's two warps split the key
+// channels, warp h forms both column halves of A and P over channels 64 h .. + 63 (k-steps
+// 8 h .. + 7), so that each warp reads half of kq and of the staging tile (24 ldmatrix instead of
+// the 40 of a column half over all channels, the same 32 mma); the warps swap their partial sums
+// of the other's column half through `part` (one barrier of the two warps, `barrier`), and warp h
+// keeps columns 8 h .. + 7 of both, which its part of the inverse reads, as before. The next
+// block's writes of `part` come after the inverse's barrier of the same two warps, which each
+// reaches only after its reads.
 template <int kConsumers, int kCtas, class WaitSlot>
 __device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slot<kConsumers, kCtas>& slot, int warp, int lane,
-                          WaitSlot wait_slot) {
+                          float4 (*part)[2][32], int barrier, WaitSlot wait_slot) {
   const int g = lane >> 2, q = lane & 3;
   if constexpr (kConsumers == 1) {
     const int nt = warp & 1, mat = warp >> 1;
@@ -531,35 +549,61 @@ __device__ void tensor_ap(const float* kq, const StageTile& stage, ATile& a, Slo
       else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
     }
   } else {
+    constexpr int kSteps = kK / 8 / 2;  // k-steps per warp
     const int h = warp;
-    const float* b_row = &stage[8 * h + (lane & 7)][4 * (lane >> 3)];
-    const KqRows rows = kq_rows(kq, lane);
-    float acc[2][4][4] = {};  // [A or P][k-step % 4]
+    // Channels 64 h .. + 63: two 32-channel blocks of kq further, 64 h columns of the staging tile;
+    // the warp's own column half (k / r's rows 8 h .. + 7) and the other's.
+    const float* own_row = &stage[8 * h + (lane & 7)][4 * (lane >> 3)] + 8 * kSteps * h;
+    const float* other_row = &stage[8 * (h ^ 1) + (lane & 7)][4 * (lane >> 3)] + 8 * kSteps * h;
+    const KqRows rows = kq_rows(kq + (kSteps / 4) * KqRows::kBlockFloats * h, lane);
+    float acc[2][2][2][4] = {};  // [A or P][own column half, other][k-step % 2]
 #pragma unroll
-    for (int s = 0; s < kK / 8; s += 2) {
-      uint32_t a0[4], a1[4], p0[4], p1[4], b[4];
-      ldmatrix_x4(b, b_row + 8 * s);
+    for (int s = 0; s < kSteps; s += 2) {
+      // Kb's fragments used before Qg's are loaded: 16 fragment registers live, not 24 (with 24
+      // the 128-channel forms' solvers spilled 4-24 bytes).
+      uint32_t b0[4], b1[4], a0[4], a1[4], p0[4], p1[4];
+      ldmatrix_x4(b0, own_row + 8 * s);
+      ldmatrix_x4(b1, other_row + 8 * s);
       ldmatrix_x4(a0, rows.kb(s));
       ldmatrix_x4(a1, rows.kb(s + 1));
+      mma_tf32_frag(acc[0][0][0], a0, b0[0], b0[1]);
+      mma_tf32_frag(acc[0][0][1], a1, b0[2], b0[3]);
+      mma_tf32_frag(acc[0][1][0], a0, b1[0], b1[1]);
+      mma_tf32_frag(acc[0][1][1], a1, b1[2], b1[3]);
       ldmatrix_x4(p0, rows.qg(s));
       ldmatrix_x4(p1, rows.qg(s + 1));
-      mma_tf32_frag(acc[0][s & 3], a0, b[0], b[1]);
-      mma_tf32_frag(acc[0][(s + 1) & 3], a1, b[2], b[3]);
-      mma_tf32_frag(acc[1][s & 3], p0, b[0], b[1]);
-      mma_tf32_frag(acc[1][(s + 1) & 3], p1, b[2], b[3]);
+      mma_tf32_frag(acc[1][0][0], p0, b0[0], b0[1]);
+      mma_tf32_frag(acc[1][0][1], p1, b0[2], b0[3]);
+      mma_tf32_frag(acc[1][1][0], p0, b1[0], b1[1]);
+      mma_tf32_frag(acc[1][1][1], p1, b1[2], b1[3]);
+    }
+    // This warp's partial sums of the other column half, to the other warp.
+#pragma unroll
+    for (int mat = 0; mat < 2; ++mat) {
+      const float(&x)[2][4] = acc[mat][1];
+      part[h][mat][lane] = make_float4(x[0][0] + x[1][0], x[0][1] + x[1][1], x[0][2] + x[1][2], x[0][3] + x[1][3]);
+    }
+    asm volatile("bar.sync %0, 64;\n" ::"r"(barrier) : "memory");
+    float v[2][4];  // [A or P][r]: the sums over all channels (the two halves' sums added, in either order the same)
+#pragma unroll
+    for (int mat = 0; mat < 2; ++mat) {
+      const float4 o = part[h ^ 1][mat][lane];
+      const float(&x)[2][4] = acc[mat][0];
+      v[mat][0] = (x[0][0] + x[1][0]) + o.x;
+      v[mat][1] = (x[0][1] + x[1][1]) + o.y;
+      v[mat][2] = (x[0][2] + x[1][2]) + o.z;
+      v[mat][3] = (x[0][3] + x[1][3]) + o.w;
     }
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
       const int i = g + 8 * (r >> 1), j = 8 * h + 2 * q + (r & 1);
-      const float v = (acc[0][0][r] + acc[0][1][r]) + (acc[0][2][r] + acc[0][3][r]);
-      a[h][i][j % 8] = j < i ? v : 0.f;
+      a[h][i][j % 8] = j < i ? v[0][r] : 0.f;
     }
     wait_slot();
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
       const int i = g + 8 * (r >> 1), j = 8 * h + 2 * q + (r & 1);
-      const float v = (acc[1][0][r] + acc[1][1][r]) + (acc[1][2][r] + acc[1][3][r]);
-      slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v : 0.f);
+      slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i ? v[1][r] : 0.f);
     }
   }
 }
@@ -701,7 +745,7 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // warps' barrier between A/P and T). The exact path forms A and P on all four warps, then
       // the warpgroup's barrier.
       if (fast) {
-        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, nullptr, 0, wait_slot);
       } else {
         wait_slot();
         solver_sync<kConsumers, kCtas>(w);  // every warp's reads of A for its previous block done
@@ -718,11 +762,13 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       }
       wait_slot();  // every thread, so that no arrival for block n lands in block n - kSlots' phase
     } else {
-      // Each warp forms its column half of A and P and releases the staging (so that the producer
-      // can stage block n + 2 during the inverse); then each warp does its part of the inverse.
+      // The two warps form A and P (each over half the key channels, then each keeps a column
+      // half: tensor_ap) and release the staging (so that the producer can stage block n + 2
+      // during the inverse); then each warp does its part of the inverse.
       if (fast) {
         if (c == 0) request();
-        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, wait_slot);
+        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, sm.ap_part.v[w], kSolverBarrier + 2 * w,
+                                     wait_slot);
       } else {
         wait_slot();
         solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
