@@ -13,8 +13,13 @@ usage: python3 bench/sass_census.py v128p.sass [--kernel fused_persistent_kernel
 """
 import argparse
 import collections
+import os
 import re
+import sys
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_by_function import functions_by_line  # noqa: E402  (fused.cuh's line -> function, as for chunk_factors.cu)
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "kernels" / "fused.cuh"
 # The roles' functions (the rest of fused.cuh counts as "kernel": prologues, schedules, claims).
@@ -28,17 +33,6 @@ ROLE_FUNCTIONS = {
 INSTRUCTION = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 LABEL = re.compile(r"^(\.L_x_\d+):")
 BRANCH = re.compile(r"\bBRA\b[^`]*`\((\.L_x_\d+)\)")
-
-
-def functions_by_line(source=SOURCE):
-    """fused.cuh's line number -> the function whose definition it follows."""
-    at, current = {}, "?"
-    for number, line in enumerate(Path(source).read_text().split("\n"), 1):
-        if re.match(r"^(?:template <[^>]*>\s*)?(?:static )?__(?:device|global)__", line):
-            names = [n for n in re.findall(r"(\w+)\(", line) if n not in ("__launch_bounds__", "alignas")]
-            current = names[-1] if names else current
-        at[number] = current
-    return at
 
 
 def kernel_lines(sass_text, kernel):
