@@ -2,7 +2,8 @@
 # Session of 2026-12-06 from 20:03, call 1. On an H200 (issue 3's GPU; main's kernels bf18b9a have
 # never run on one): main's whole table with the hint and accuracy, without the hint, then FLA 0.6.0
 # row by row in the same process as ours (ab4/main's package), then the pair-ksplit-raw checks
-# (next2.sh) with what is left. On an H100: next2.sh alone.
+# (next2.sh, recorded as ../2026-12-06-pair-ksplit/call1-device-run.sh) with what is left. On an
+# H100: next2.sh alone.
 # Carry: tar czf tools_tmp/cN.tgz -C tools_tmp ab4 s rp wheels ; command:
 #   tar xzf tools_tmp/cN.tgz -C tools_tmp && DEADLINE=560 bash tools_tmp/s/next3.sh
 set -u
