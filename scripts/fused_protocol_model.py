@@ -5,8 +5,9 @@ change of its rings before it reaches a GPU. CPU only.
 
 The model follows each role's order of waits, arrivals, reads and writes per block, for the three
 forms (1, the pair form: a cluster of two CTAs of one consumer each, two solvers of two halves each;
-2, two consumers: one CTA, two solvers of two warps each; 3, the GVA pair: a cluster of two CTAs
-of two consumers each, each CTA's v and w loaded into its slot by the forming CTA), over 1 ..
+2, two consumers: one CTA, two solvers of two warps each, whose warps swap partial sums of A and P
+through the solver's own Smem::ap_part; 3, the GVA pair: a cluster of two CTAs of two consumers
+each, each CTA's v and w loaded into its slot by the forming CTA), over 1 ..
 --blocks blocks and every mix of
 tensor-core and exact blocks. In the pair form each CTA forms the blocks n with n % 2 = its rank
 (its raw stages and staging tiles by its own block count m), with twice the slots and --pair-kq kq
@@ -52,6 +53,8 @@ class Protocol:
     pair_kq: int = 4                     # kq buffers of the pair form (its slots: 2 slots)
     pair_producer_waits_before_kq: bool = True  # the pair form's producer waits for the slot before kq
     pair_solver_waits_full: bool = True  # its solver sends T and P once the block is complete here
+    partials_swap_waits: bool = True     # two consumers: the solver warps' barrier between the partials' writes and reads
+    partials_per_solver: bool = True     # two consumers: each solver its own partials (Smem::ap_part.v[w])
 
 
 class Graph:
@@ -230,32 +233,48 @@ def build_solver(p, g, c, m, n, own, consumers, ctas, blocks, exact_mask, slots,
         if p.pair_solver_waits_full:
             wait(A, name("full", c), sl, n)
         send(A, c, n, [("slot", "t"), ("slot", "p")])
-    else:  # two warps: A and P, the staging's release, T
-        S = ("solver", c, w)
-        wait(S, name("formed", c), s, n)
-        access(S, "R", name("stage", c), s, n, "vote")
+    else:  # two warps h: A and P over half the key channels each, the partials' swap, the staging's release, T
+        S = [("solver", c, w, h) for h in (0, 1)]
+        part = name("partials", c), (w if p.partials_per_solver else 0)
+        for th in S:
+            wait(th, name("formed", c), s, n)
+            access(th, "R", name("stage", c), s, n, "vote")
         if not exact:
-            request(S)
-            access(S, "R", name("stage", c), s, n, "tiles")
-            access(S, "R", name("kq", c), kq, n, "rows")
-            wait_slot(S)
-            access(S, "W", name("slot", c), sl, n, "p")
+            request(S[0])
+            for h, th in enumerate(S):
+                access(th, "R", name("stage", c), s, n, "tiles")
+                access(th, "R", name("kq", c), kq, n, "rows")
+                access(th, "W", *part, n, f"warp {h}")
+            if p.partials_swap_waits:
+                join(*S)
+            for h, th in enumerate(S):
+                access(th, "R", *part, n, f"warp {1 - h}")
+                wait_slot(th)
+                access(th, "W", name("slot", c), sl, n, "p")
         else:
+            for th in S:
+                wait_slot(th)
+            join(*S)
             if p.request_before_exact_read:
-                request(S)
-            wait_slot(S)
-            access(S, "R", name("raw", c), r, n, "raw")
-            access(S, "W", name("slot", c), sl, n, "p")
+                request(S[0])
+            for th in S:
+                access(th, "R", name("raw", c), r, n, "raw")
+                access(th, "W", name("slot", c), sl, n, "p")
+            join(*S)
             if not p.request_before_exact_read:
-                request(S)
-        arrive(S, name("stage_empty", c), s, 64, n)
-        wait_slot(S)
-        access(S, "W", name("slot", c), sl, n, "t")
-        arrive(S, solved, sl, 64, n)
+                request(S[0])
+        for th in S:
+            arrive(th, name("stage_empty", c), s, 32, n)
+        for th in S:  # the inverse: each warp's part of T, one barrier of the two
+            wait_slot(th)
+            access(th, "W", name("slot", c), sl, n, "t")
+        join(*S)
+        for th in S:
+            arrive(th, solved, sl, 32, n)
         if ctas == 2:  # T and P into the other CTA (the GVA pair)
             if p.pair_solver_waits_full:
-                wait(S, name("full", c), sl, n)
-            send(S, c, n, [("slot", "t"), ("slot", "p")])
+                wait(S[0], name("full", c), sl, n)
+            send(S[0], c, n, [("slot", "t"), ("slot", "p")])
 
 
 def check(p, form, blocks, exact_mask):

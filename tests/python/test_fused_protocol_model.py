@@ -52,6 +52,12 @@ def test_rings_check_clean(rings):
     # the pair form's slot stores without the wait for their release: the next phase's arrivals
     # may land in this one's, on both CTAs' barriers
     (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 1, "an arrival for block 4 may land"),
+    # two consumers: a solver warp reads the other's partial sums of A and P without the barrier
+    # between their writes and reads; both solvers' partials in one buffer (block n + 1's solver
+    # overwrites block n's before the other warp has read them)
+    (dict(partials_swap_waits=False), 2, "race on ('partials', 0, 'warp 0'): block 0 read before its write"),
+    (dict(partials_per_solver=False), 2, "race on ('partials', 0, 'warp 0'): R of block 0 and the write of block 1"),
+    (dict(partials_per_solver=False), 3, "race on ('partials@0', 0, 'warp 0'): R of block 0 and the write of block 2"),
     # the GVA pair (form 3): three kq buffers; the producer's stores before the slot's release
     (dict(pair_kq=3), 3, "race on ('kq@"),
     (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 3, "an arrival for block 4 may land"),
