@@ -55,6 +55,7 @@
 #include <atomic>
 #include <type_traits>
 
+#include "contract.h"
 #include "kernels/state_pass_common.cuh"
 #include "kernels/wgmma.cuh"
 
@@ -1105,6 +1106,10 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
   else load_state_elements<kK / 2>(pv, h0, [&](int i) { return state_at(i / 4, (i / 2) % 2, i % 2); }, st);
 
   const int64_t row_stride = int64_t(pv.Hv) * kV;
+  // A block's output rows within its first token's: offsets below 2^31 (kMaxHeads), one 32-bit
+  // multiply each.
+  static_assert(int64_t(kMaxHeads) * kV * kBlk < (int64_t(1) << 31), "a block's output offsets fit int32");
+  const int row_stride32 = int(row_stride);
   uint16_t* out = pv.out + it.sb.bos * row_stride + it.h * kV + it.v0 + row;  // block n's rows: out + 16 n row_stride
   const int peer = rank ^ 1;  // the pair forms' other CTA
   // The block count as a value the compiler knows is the same in every lane (a broadcast), so that
@@ -1138,6 +1143,12 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // that their registers fit beside the producer's and the solvers'.
     constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
     uint32_t sa[4 * kSteps];
+    // The state's A fragments of k-steps first .. + kQuarter - 1 into sa's half `half`.
+    constexpr int kQuarter = kK / 32;
+    auto quarter_to_a = [&](int first, int half) {
+      acc_to_a<kQuarter>(*reinterpret_cast<const float(*)[4 * kQuarter]>(&st[4 * first]),
+                         *reinterpret_cast<uint32_t(*)[4 * kQuarter]>(&sa[4 * kQuarter * half]));
+    };
     if constexpr (from_state) acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[0]), sa);
     // The first product and w*v need only the producer's part: with two consumers they run while
     // the block's solver may still be forming T and P. (With one, the early start slowed the
@@ -1153,18 +1164,31 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
       fence_operands(x);
       fence_operands(sa);
       wgmma_fence();
-      wgmma_issue_desc<32, -1, kSteps, false>(x, sa, kq_step(0));
-      if constexpr (kConsumers == 2) {
+      if constexpr (kConsumers == 1) {
+        wgmma_issue_desc<32, -1, kSteps, false>(x, sa, kq_step(0));
+      } else {
+        // Two consumers: four quarters of 4 k-steps through sa's two halves (quarters 0 and 1
+        // formed above), each quarter's fragments formed while the quarter before it runs: a
+        // half is formed again once its product is complete (at most one group pending).
+        using Half = uint32_t[4 * kQuarter];
+        Half& sa0 = *reinterpret_cast<Half*>(&sa[0]);
+        Half& sa1 = *reinterpret_cast<Half*>(&sa[4 * kQuarter]);
+        wgmma_issue_desc<32, -1, kQuarter, false>(x, sa0, kq_step(0));
         wgmma_commit();
-        wgmma_wait<0>();
-        fence_operands(x);
-        fence_operands(sa);
-        acc_to_a<kSteps>(*reinterpret_cast<const float(*)[4 * kSteps]>(&st[4 * kSteps]), sa);
-        fence_operands(sa);
-        wgmma_fence();
-        wgmma_issue_desc<32, -1, kSteps>(x, sa, kq_step(kSteps));
+        wgmma_issue_desc<32, -1, kQuarter>(x, sa1, kq_step(kQuarter));
+        wgmma_commit();
+#pragma unroll
+        for (int q = 2; q < 4; ++q) {
+          wgmma_wait<1>();
+          fence_operands(sa);
+          quarter_to_a(kQuarter * q, q & 1);
+          fence_operands(sa);
+          wgmma_fence();
+          wgmma_issue_desc<32, -1, kQuarter>(x, q & 1 ? sa1 : sa0, kq_step(kQuarter * q));
+          wgmma_commit();
+        }
       }
-      wgmma_commit();
+      if constexpr (kConsumers == 1) wgmma_commit();
     } else {
 #pragma unroll
       for (int i = 0; i < 16; ++i) x[i] = 0.f;
@@ -1199,6 +1223,31 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
             rt[4 * j + 2 * h + e] = 8 * j + 4 * e + tq < len ? vw_x : 0.f;  // zero past the sequence's end
           }
     }
+    // S^T diag(D), in place, while T's product runs (off the chain from that product to the
+    // state update, which accumulates into st).
+    auto decay_state = [&] {
+      if constexpr (R::kQuadD) {  // D of columns 8 j + 2 tq + e and 8 (j + 1) + 2 tq + e: one float4
+#pragma unroll
+        for (int j = 0; j < kK / 8; j += 2) {
+          float dd[4];
+          *reinterpret_cast<float4*>(dd) = *reinterpret_cast<const float4*>(&slot.d[d_index<true>(8 * j + 2 * tq)]);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {  // column 8 (j + i / 2) + 2 tq + i % 2, rows row and row + 8
+            st[4 * j + 2 * (i & ~1) + (i & 1)] *= dd[i];
+            st[4 * j + 2 * (i & ~1) + 2 + (i & 1)] *= dd[i];
+          }
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < kK / 8; ++j) {
+          const float2 dd = *reinterpret_cast<const float2*>(&slot.d[8 * j + 2 * tq]);
+          st[4 * j] *= dd.x;
+          st[4 * j + 1] *= dd.y;
+          st[4 * j + 2] *= dd.x;
+          st[4 * j + 3] *= dd.y;
+        }
+      }
+    };
     if constexpr (from_state) {
       wgmma_wait<0>();
       fence_operands(x);
@@ -1216,34 +1265,13 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     wgmma_fence();
     wgmma_issue<16, 1, kBlk, 2, false>(u, ra, slot.t);
     wgmma_commit();
+    if constexpr (from_state) decay_state();
     wgmma_wait<0>();
     fence_operands(u);
     fence_operands(ra);
 
     uint32_t ua[8];
     acc_to_a<2>(u, ua);
-    if constexpr (!from_state) {  // S^T is zero: nothing to decay
-    } else if constexpr (R::kQuadD) {  // D of columns 8 j + 2 tq + e and 8 (j + 1) + 2 tq + e: one float4
-#pragma unroll
-      for (int j = 0; j < kK / 8; j += 2) {
-        float dd[4];
-        *reinterpret_cast<float4*>(dd) = *reinterpret_cast<const float4*>(&slot.d[d_index<true>(8 * j + 2 * tq)]);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {  // column 8 (j + i / 2) + 2 tq + i % 2, rows row and row + 8
-          st[4 * j + 2 * (i & ~1) + (i & 1)] *= dd[i];
-          st[4 * j + 2 * (i & ~1) + 2 + (i & 1)] *= dd[i];
-        }
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < kK / 8; ++j) {
-        const float2 dd = *reinterpret_cast<const float2*>(&slot.d[8 * j + 2 * tq]);
-        st[4 * j] *= dd.x;
-        st[4 * j + 1] *= dd.y;
-        st[4 * j + 2] *= dd.x;
-        st[4 * j + 3] *= dd.y;
-      }
-    }
     fence_operands(on);
     fence_operands(st);
     fence_operands(ua);
@@ -1272,7 +1300,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int tok = 8 * j + 4 * e + tq;
-          if (tok < len) out[tok * row_stride + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
+          if (tok < len) out[tok * row_stride32 + 8 * h] = float_to_bf16(-on[4 * j + 2 * h + e]);
         }
   };
   // (The flag broadcast, so that the compiler knows it is the same in every lane.)
