@@ -1139,8 +1139,9 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     const int len = bl.len(n);
     // -S^T [Kb; Qg]^T as one m64n32 product: columns 0-15 -(S^T Kb^T), 16-31 -O1^T. (With the
     // accumulator preset to [(w v)^T | 0], ptxas serialises the products: C7511.) With two
-    // consumers the state's A fragments are formed half at a time (k-steps 0-7, then 8-15), so
-    // that their registers fit beside the producer's and the solvers'.
+    // consumers the state's A fragments take 32 registers, not 64, so that they fit beside the
+    // producer's and the solvers': k-steps 0-7 here, then 8-11 and 12-15 into its halves as the
+    // products before them complete (below).
     constexpr int kSteps = kConsumers == 1 ? kK / 8 : kK / 16;  // k-steps per part
     uint32_t sa[4 * kSteps];
     // The state's A fragments of k-steps first .. + kQuarter - 1 into sa's half `half`.
