@@ -68,7 +68,9 @@ def make_inputs(lengths, hq, hv, *, kind="model", initial_state=False, decay=Non
     kind: "gentle" (SPEC canonical distributions) or "model" (see the module docstring).
     decay: None (the family's own g), ("uniform", lo) for g ~ U[lo, 0], ("const", c), or
         ("mixed", lo): g ~ U[-1, 0] except g ~ U[lo, 0] on tokens t with t % 192 in [100, 164), so
-        that some chunks decay gently and others strongly (phase 1 picks its path per chunk).
+        that some chunks decay gently and others strongly (phase 1 picks its path per chunk);
+        ("channels", lo): the same, but strong only on the key channels c % 37 == 5 (four of 128),
+        so that a block's strong channels are few (the fused path's failing channels' terms).
     b_value: None (the family's own b) or a constant for every entry of b.
     gen_device: where the random numbers are drawn ("cpu" reproduces the canonical rows bit for
     bit; the device is much faster for large problems).
@@ -111,10 +113,12 @@ def make_inputs(lengths, hq, hv, *, kind="model", initial_state=False, decay=Non
             g = rand(kshape) * value  # value = lo < 0: g ~ U[lo, 0]
         elif mode == "const":
             g = torch.full(kshape, float(value), device=gen_device)
-        elif mode == "mixed":
+        elif mode in ("mixed", "channels"):
             g = -rand(kshape)
             t = torch.arange(T, device=gen_device) % 192
             strong = ((t >= 100) & (t < 164)).view(T, 1, 1)
+            if mode == "channels":
+                strong = strong & (torch.arange(K, device=gen_device) % 37 == 5).view(1, 1, K)
             g = torch.where(strong, rand(kshape) * value, g)
         else:
             raise ValueError(f"unknown decay mode {mode!r}")

@@ -69,6 +69,9 @@ struct Case {
   int Hq = 0, Hv = 0;
   bool h0 = false, ht = false, cu64 = false, validate = false;
   float max_log_decay = 6.f;  // g in (-max_log_decay, -1e-3]; 60: most of the fused path's blocks take its exact path
+  // > 0: max_log_decay only on the key channels c % strong_every == 5, 6 elsewhere (few failing
+  // channels per block: the fused path's tensor-core path with their terms in fp32).
+  int strong_every = 0;
   Fault fault = Fault::kNone;
   // The chunked cases force kChunked (kAuto would send the smallest to a one-launch path).
   gdn2::Algorithm algorithm = gdn2::Algorithm::kChunked;
@@ -220,6 +223,9 @@ std::vector<Case> the_matrix() {
   Case pair_strong = make_case("fused-pair-strong-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, true);
   pair_strong.max_log_decay = 60.f;
   m.push_back(fused_case(pair_strong));
+  Case pair_few = make_case("fused-pair-fewstrong-300+129+17+1", {0, 300, 429, 446, 447}, 2, 4, true, true, true);
+  pair_few.max_log_decay = 60.f, pair_few.strong_every = 37;  // four strong channels of 128
+  m.push_back(fused_case(pair_few));
   m.push_back(fused_case(make_case("fault-cu-fused", {0, 40, 30, 120, 100}, 2, 4, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/200)));
   m.push_back(fused_case(make_case("fault-g-fused", {0, 65, 128}, 2, 4, true, true, false, true, Fault::kDecay)));
@@ -257,6 +263,9 @@ std::vector<Case> the_matrix() {
   Case strong = make_case("fused-v128-strong-rand70", offsets_of(random_lengths(70, 1, 100, 137)), 2, 2, true, true, true);
   strong.max_log_decay = 60.f;  // the exact path for A and P in most blocks, the sequences longest first
   m.push_back(fused_case(strong));
+  Case few = make_case("fused-v128-fewstrong-rand70", offsets_of(random_lengths(70, 1, 100, 137)), 2, 2, true, true, true);
+  few.max_log_decay = 60.f, few.strong_every = 37;  // four strong channels of 128: the failing channels' terms
+  m.push_back(fused_case(few));
   m.push_back(fused_case(make_case("fused-v128-unordered-300", offsets_of(random_lengths(300, 1, 40, 131)), 1, 1,
                                    false, true, true)));
   // kAuto without the hint where the device chooses (src/contract.cpp, plan_launch): 40 sequences
@@ -351,7 +360,8 @@ HostInputs make_inputs(const Case& c, uint64_t seed) {
   }
   for (size_t i = 0; i < kn; ++i) {
     const float u = rng.uniform();
-    in.g[i] = -(1e-3f + c.max_log_decay * u * u);  // log decays in (-max_log_decay, -1e-3]
+    const bool strong = c.strong_every == 0 || int(i % K) % c.strong_every == 5;
+    in.g[i] = -(1e-3f + (strong ? c.max_log_decay : 6.f) * u * u);  // log decays in (-max_log_decay, -1e-3]
     in.b[i] = rng.uniform();
   }
   for (size_t i = 0; i < vn; ++i) in.v[i] = rng.symmetric(), in.w[i] = rng.uniform();

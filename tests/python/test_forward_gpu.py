@@ -212,6 +212,7 @@ DECAYS = {
     "c1000": ("const", -1000.0),
     "c5.5": ("const", -5.5),      # the fastest decay that phase 1's tensor-core path still takes
     "mixed50": ("mixed", -50.0),  # gentle and strong chunks in one call: both phase-1 paths
+    "ch50": ("channels", -50.0),  # strong on four key channels: the fused path's failing channels' terms
 }
 
 
@@ -249,7 +250,8 @@ def test_fused_longest_first(decay):
 # CTA's rings and the four slots wrap several times and one CTA of a 1-block sequence forms
 # nothing; gentle and strong blocks at both parities (the exact path for A and P in the strong
 # ones), MHA and GVA; 2 N Hv <= 132 CTAs.
-@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0)], ids=["model", "mixed50", "u50"])
+@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0), ("channels", -50.0)],
+                         ids=["model", "mixed50", "u50", "ch50"])
 @pytest.mark.parametrize("hq,hv", [(16, 16), (4, 8)], ids=["mha16", "gva2"])
 def test_fused_pair_form(decay, hq, hv):
     run_case((300, 129, 17, 1), hq, hv, initial=True, final=True, decay=decay, seed=12, algorithm="fused")
@@ -261,7 +263,8 @@ def test_fused_pair_form(decay, hq, hv):
 # blocks, 32 value heads (2 N Hv > 132), groups of 2 and 4 value heads, gentle and strong blocks at
 # both parities; longest first (40 sequences); and the same 32 value heads on 8-token sequences,
 # which take the plain 128-channel form (kernel_params.h, fused_gva_pair).
-@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0)], ids=["model", "mixed50", "u50"])
+@pytest.mark.parametrize("decay", [None, ("mixed", -50.0), ("uniform", -50.0), ("channels", -50.0)],
+                         ids=["model", "mixed50", "u50", "ch50"])
 @pytest.mark.parametrize("hq", [16, 8], ids=["gva2", "gva4"])
 def test_fused_gva_pair(decay, hq):
     run_case((300, 129, 40, 17, 1, 300), hq, 32, initial=True, final=True, decay=decay, seed=14, algorithm="fused")
@@ -292,6 +295,7 @@ PERSISTENT = {
     "mha-1x200": ((1,) * 200, 16, 16, None),
     "mha-rand64": (random_lengths(64, 1, 300, seed=41), 16, 16, None),
     "mha-rand64-strong": (random_lengths(64, 1, 300, seed=42), 16, 16, ("mixed", -50.0)),
+    "mha-rand64-channels": (random_lengths(64, 1, 300, seed=42), 16, 16, ("channels", -50.0)),
     "gva4-rand40": (random_lengths(40, 1, 120, seed=43), 4, 16, ("mixed", -50.0)),
     "mha-one-long": ((700,) + random_lengths(30, 1, 64, seed=44), 16, 16, None),
     # The GVA pair on persistent clusters (kernel_params.h, fused_gva_pair_persistent): sequences of
