@@ -70,7 +70,7 @@ def make_inputs(lengths, hq, hv, *, kind="model", initial_state=False, decay=Non
         ("mixed", lo): g ~ U[-1, 0] except g ~ U[lo, 0] on tokens t with t % 192 in [100, 164), so
         that some chunks decay gently and others strongly (phase 1 picks its path per chunk);
         ("channels", lo): the same, but strong only on the key channels c % 37 == 5 (four of 128),
-        so that a block's strong channels are few (the fused path's failing channels' terms).
+        so that few channels of a block fail the fused path's range rule (fused.cuh).
     b_value: None (the family's own b) or a constant for every entry of b.
     gen_device: where the random numbers are drawn ("cpu" reproduces the canonical rows bit for
     bit; the device is much faster for large problems).

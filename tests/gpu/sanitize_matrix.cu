@@ -69,8 +69,8 @@ struct Case {
   int Hq = 0, Hv = 0;
   bool h0 = false, ht = false, cu64 = false, validate = false;
   float max_log_decay = 6.f;  // g in (-max_log_decay, -1e-3]; 60: most of the fused path's blocks take its exact path
-  // > 0: max_log_decay only on the key channels c % strong_every == 5, 6 elsewhere (few failing
-  // channels per block: the fused path's tensor-core path with their terms in fp32).
+  // > 0: max_log_decay only on the key channels c % strong_every == 5, 6 elsewhere (few channels
+  // of a block fail the fused path's range rule).
   int strong_every = 0;
   Fault fault = Fault::kNone;
   // The chunked cases force kChunked (kAuto would send the smallest to a one-launch path).
@@ -264,7 +264,7 @@ std::vector<Case> the_matrix() {
   strong.max_log_decay = 60.f;  // the exact path for A and P in most blocks, the sequences longest first
   m.push_back(fused_case(strong));
   Case few = make_case("fused-v128-fewstrong-rand70", offsets_of(random_lengths(70, 1, 100, 137)), 2, 2, true, true, true);
-  few.max_log_decay = 60.f, few.strong_every = 37;  // four strong channels of 128: the failing channels' terms
+  few.max_log_decay = 60.f, few.strong_every = 37;  // four strong channels of 128
   m.push_back(fused_case(few));
   m.push_back(fused_case(make_case("fused-v128-unordered-300", offsets_of(random_lengths(300, 1, 40, 131)), 1, 1,
                                    false, true, true)));
