@@ -245,6 +245,10 @@ std::vector<Case> the_matrix() {
                                    true, true);
   gva_pair_strong.max_log_decay = 60.f;
   m.push_back(fused_case(gva_pair_strong));
+  Case gva_pair_few = make_case("fused-gvapair-fewstrong-300+129+17+1+300", {0, 300, 429, 446, 447, 747}, 8, 32, true,
+                                true, true);
+  gva_pair_few.max_log_decay = 60.f, gva_pair_few.strong_every = 37;  // four strong channels of 128
+  m.push_back(fused_case(gva_pair_few));
   m.push_back(fused_case(make_case("fault-cu-fused-gvapair", {0, 140, 130, 400, 600}, 16, 32, true, true, false, true,
                                    Fault::kCuSeqlens, /*T=*/600)));
   // The same past one round of the pair's clusters (both take its persistent form within 256
