@@ -40,9 +40,14 @@
 //
 // A and P: A = Kb Kinv^T and P = Qg Kinv^T with Kinv_j = k_j / r_j, on tensor cores (TF32),
 // wherever every factor is within range (kMaxKinv, kMaxRow: no product or sum can overflow, and
-// 1 / r_j is a normal float); a block whose decays are too strong for that (a channel decaying by
-// more than about 2^-90 over 16 tokens: 0.07% of the blocks of the benchmark's model-like inputs)
-// takes the exact path, A and P summed over channels from running products of d in fp32.
+// 1 / r_j is a normal float). A block where some channel's decays are too strong for that (a
+// channel decaying by more than about 2^-90 over 16 tokens: 0.07-0.4% of the blocks of the
+// benchmark's model-like inputs at scale, one or two channels each) takes, in the pair form and
+// the persistent kernels (the 128-channel form and its GVA pair), the tensor-core path over the
+// other channels with the failing channels' terms added in fp32 (find_failing_channels,
+// add_failing_terms) where at most kMaxFailingChannels fail; otherwise, and in the one-item
+// 128-channel kernels, the exact path: A and P summed over all channels from running products of
+// d in fp32 (exact_ap).
 //
 // Index orders. Every accumulator column that later becomes an A operand's reduction index holds
 // index k_position(n) (kernel_params.h) at column n, so that acc_to_a hands the next product its
@@ -104,6 +109,10 @@ constexpr int kInverseBarrier = 3;       // its warps 0 and 1 in the inverse: 3 
 constexpr int kConsumerBarrier = 6;      // the consumer warpgroups (the persistent form's bad slots; the pair form's sm.state)
 constexpr float kMaxKinv = 0x1p+90f;     // |k_j / r_j| at most this on the tensor-core path
 constexpr float kMaxRow = 0x1p+30f;      // |Kb|, |Qg| at most this: every product below 2^120, sums below 2^127
+// A block where at most this many key channels fail the range rule takes the tensor-core path over
+// the others and adds the failing channels' terms in fp32 (add_failing_terms); with more, the
+// exact path over all channels (exact_ap) is cheaper.
+constexpr int kMaxFailingChannels = 8;
 static_assert(kK == 128 && kWarpgroup == 128, "layout of this file");
 
 // What depends on the number of consumers: the value channels per CTA, the warpgroups' roles and
@@ -257,7 +266,7 @@ struct alignas(1024) Smem {
   StageTile stage[2];
   ATile a[kSolvers];
   float t22[kSolvers][2][kBlk / 2][9];  // the inverse's lower diagonal block, shared by a solver's warps 0 and 1
-  uint32_t fast[2];  // the producer's vote per stage: A and P on tensor cores (1) or exact (0)
+  uint32_t fast[2];  // the producer's vote per stage: every channel within the range rule (1) or not (0)
   // Per slot: `full` (the producer's part: kq, w*v, D, Kend^T; with one consumer the solver's too),
   // `solved` (the solver's part, T and P, with two consumers: Roles::kSplitSlot), `empty`.
   // In the pair form `full` of the other CTA's slots counts the consumer's one arrival and the
@@ -270,6 +279,9 @@ struct alignas(1024) Smem {
   // for the other warp's column half (tensor_ap). Last, so that the pair form's layout is as it
   // was without it.
   std::conditional_t<kConsumers == 2, ApPartials, NoApPartials> ap_part;
+  // Per solver, on its blocks whose vote failed: the channels that fail the rule, a bit per channel
+  // (word c / 32: find_failing_channels). Last, as ap_part.
+  uint32_t failing[kSolvers][kK / 32];
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
 // kq, the slot's t .. d and, in the pair form, the other CTA's w*v.
@@ -485,6 +497,101 @@ __device__ void exact_ap(const RawStage<kConsumers, kCtas>& raw, int len, float 
     const int i = row0 + r;
     if (!is_p) a[j / 8][i][j % 8] = j < i && i < len ? s[r] : 0.f;
     else slot.p[kmajor_offset(k_at_position(i), j, kBlk)] = round_tf32(j <= i && i < len ? scale * s[r] : 0.f);
+  }
+}
+
+// Whether a block whose vote failed takes the tensor-core path with the failing channels' terms
+// added in fp32 (at most kMaxFailingChannels of them fail the rule), else the exact path.
+__device__ __forceinline__ bool few_failing(const uint32_t (&failing)[kK / 32]) {
+  int n = 0;
+#pragma unroll
+  for (int w = 0; w < kK / 32; ++w) n += __popc(failing[w]);
+  return n <= kMaxFailingChannels;
+}
+
+// On a block whose vote failed, the solver finds the channels that fail the range rule again, from
+// the raw stage (the producer's d over g) with the producer's arithmetic, so the same channels: a
+// bit per channel into `failing` (thread `thread` of kThreads takes channels thread + kThreads u, a
+// warp's 32 one word). A failing channel's k / r in the staging tile (infinities, or values past
+// the rule's bounds) becomes zeros, so that where few channels fail (few_failing) the tensor cores
+// sum A and P over the others, and add_failing_terms adds the failing channels' terms in fp32;
+// with more, the exact path (exact_ap) forms them over all channels.
+template <int kThreads, int kConsumers, int kCtas>
+__device__ __forceinline__ void find_failing_channels(const RawStage<kConsumers, kCtas>& raw, int len, float scale,
+                                                      StageTile& stage, uint32_t (&failing)[kK / 32], int thread_in) {
+  static_assert(kK % kThreads == 0 && kThreads % 32 == 0, "whole warps per word");
+  int thread;  // through a volatile copy, as the lane in exact_ap
+  asm volatile("mov.b32 %0, %1;" : "=r"(thread) : "r"(thread_in));
+#pragma unroll 1
+  for (int c = thread; c < kK; c += kThreads) {
+    float sum_ki = 0.f, sum_row = 0.f, r = 1.f;
+#pragma unroll
+    for (int t = 0; t < kBlk; ++t) {
+      const bool in = t < len;
+      const float kk = in ? bf(raw.k[t][c]) : 0.f, bb = in ? bf(raw.b[t][c]) : 0.f, qq = in ? bf(raw.q[t][c]) : 0.f;
+      r *= raw.g[t][c];
+      float inv;
+      asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(r));
+      sum_ki += fabsf(kk * inv);
+      sum_row += fabsf(bb * kk * r) + fabsf(scale * qq * r);
+    }
+    const bool ok = sum_ki <= kMaxKinv && sum_row <= kMaxRow;
+    const uint32_t word = __ballot_sync(0xffffffffu, !ok);
+    if (c % 32 == 0) failing[c / 32] = word;
+    if (!ok) {
+#pragma unroll
+      for (int t = 0; t < kBlk; ++t) stage[t][c] = 0.f;
+    }
+  }
+}
+
+// After tensor_ap, the failing channels' terms added to the entries the warp stored (its column
+// half of A, of P, or with two consumers both: kBoth), in shared memory: for each failing channel
+// c, A_ij += b_ic k_ic e_ijc (j < i) and P_ij += scale q_ic e_ijc (j <= i), with
+// e_ij = k_jc prod_{j < t <= i} d_tc, the running product of exact_sums in fp32 from the decay
+// factors d that the producer wrote over the stage's g. Lane l takes column 8 half + l % 8 and rows
+// l / 8 + 4 u (u < 4); rows past the sequence's end take no term (they stay zeros). P was stored
+// rounded to TF32 and is rounded again.
+template <bool kBoth, int kConsumers, int kCtas>
+__device__ __forceinline__ void add_failing_terms(const RawStage<kConsumers, kCtas>& raw, const uint32_t (&failing)[kK / 32],
+                                                  int len, float scale, int half, bool is_p, ATile& a, float* p, int lane_in) {
+  // The lane through a volatile copy, as in exact_ap: nothing derived from it hoisted out of the
+  // solver's block loop.
+  int lane;
+  asm volatile("mov.b32 %0, %1;" : "=r"(lane) : "r"(lane_in));
+  const int j = 8 * half + (lane & 7), r4 = lane >> 3;
+  float sa[4] = {}, sp[4] = {};
+#pragma unroll 1
+  for (int w = 0; w < kK / 32; ++w) {
+#pragma unroll 1
+    for (uint32_t m = failing[w]; m != 0; m &= m - 1) {
+      const int c = 32 * w + __ffs(m) - 1;
+      // e down the rows from row j, kept at the lane's rows r4 + 4 u (at[u]).
+      float e = j < len ? bf(raw.k[j][c]) : 0.f, at[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) at[u] = e;
+#pragma unroll
+      for (int t = 1; t < kBlk; ++t) {
+        e = pick(t > j, e * raw.g[t][c], e);
+        at[t / 4] = pick((t & 3) == r4, e, at[t / 4]);
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        const int i = r4 + 4 * u;
+        if (i >= len) break;
+        if (kBoth || !is_p) sa[u] = fmaf(bf(raw.b[i][c]) * bf(raw.k[i][c]), at[u], sa[u]);
+        if (kBoth || is_p) sp[u] = fmaf(scale * bf(raw.q[i][c]), at[u], sp[u]);
+      }
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < 4; ++u) {
+    const int i = r4 + 4 * u;
+    if ((kBoth || !is_p) && j < i && i < len) a[half][i][j % 8] += sa[u];
+    if ((kBoth || is_p) && j <= i && i < len) {
+      float& x = p[kmajor_offset(k_at_position(i), j, kBlk)];
+      x = round_tf32(x + sp[u]);
+    }
   }
 }
 
@@ -731,6 +838,9 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       if (gn >= R::kSlots) role_wait<R>(&sm.empty[si], uint32_t((gn >> R::kSlotsLog2) - 1) & 1);
     };
     role_wait<R>(&sm.formed[gm & 1], uint32_t(gm >> 1) & 1);
+    // The vote: every channel within the range rule (fast), else (the pair form, the persistent
+    // kernels) the tensor-core path with the failing channels' terms where few fail, or the exact
+    // path.
     const bool fast = sm.fast[gm & 1];
     // The raw inputs of own block m + 2 go into raw stage m % 2 once nothing reads it: on the
     // tensor-core path at once (the producer read it before formed), on the exact path after the
@@ -747,6 +857,11 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // the warpgroup's barrier.
       if (fast) {
         tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, nullptr, 0, wait_slot);
+      } else if (few_failing(sm.failing[gm & 1])) {  // marked by the producer
+        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, nullptr, 0, wait_slot);
+        __syncwarp();  // the warp's stores before its lanes add to them
+        add_failing_terms<false>(sm.raw[gm & 1], sm.failing[gm & 1], len, scale, warp & 1, warp >= 2, sm.a[w], slot.p, lane);
+        solver_sync<kConsumers, kCtas>(w);  // every read of raw stage m % 2 done
       } else {
         wait_slot();
         solver_sync<kConsumers, kCtas>(w);  // every warp's reads of A for its previous block done
@@ -766,16 +881,64 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
       // The two warps form A and P (each over half the key channels, then each keeps a column
       // half: tensor_ap) and release the staging (so that the producer can stage block n + 2
       // during the inverse); then each warp does its part of the inverse.
-      if (fast) {
-        if (c == 0) request();
-        tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, sm.ap_part.v[w], kSolverBarrier + 2 * w,
-                                     wait_slot);
+      // The failing channels' terms in the persistent kernels only: in the one-item kernels their
+      // code made the solvers spill. The GVA pair's persistent kernel takes them inside the exact
+      // path's branch, its code where every channel passes as the one-item kernels' (it spilled
+      // with the 128-channel form's single tensor_ap call, and the 128-channel form with this).
+      if constexpr (R::kGvaPair || !kPersistentHook<RequestNext>) {
+        if (fast) {
+          if (c == 0) request();
+          tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, sm.ap_part.v[w], kSolverBarrier + 2 * w,
+                                       wait_slot);
+        } else {
+          bool few = false;
+          if constexpr (R::kGvaPair && kPersistentHook<RequestNext>) {
+            find_failing_channels<R::kSolverThreads>(sm.raw[gm & 1], len, scale, sm.stage[gm & 1], sm.failing[w], c);
+            solver_sync<kConsumers, kCtas>(w);
+            few = few_failing(sm.failing[w]);
+          }
+          if (few) {
+            tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, sm.ap_part.v[w], kSolverBarrier + 2 * w,
+                                         wait_slot);
+            __syncwarp();  // the warp's stores before its lanes add to them
+            add_failing_terms<true>(sm.raw[gm & 1], sm.failing[w], len, scale, warp, false, sm.a[w], slot.p, lane);
+          } else {
+            wait_slot();
+            solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
+            exact_ap(sm.raw[gm & 1], len, scale, sm.a[w], slot, warp, lane);
+          }
+          solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
+          if (c == 0) request();
+        }
       } else {
-        wait_slot();
-        solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
-        exact_ap(sm.raw[gm & 1], len, scale, sm.a[w], slot, warp, lane);
-        solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
-        if (c == 0) request();
+        // Where the vote failed and few channels fail (find_failing_channels): the tensor-core path
+        // over the others, then their terms in fp32; with more, the exact path. Past tensor_ap the
+        // vote and the count are read again from shared memory (the producer writes the vote of own
+        // block m + 2 only after this solver's arrival on stage_empty): held in registers across
+        // it, they spilled.
+        bool tensor = fast;
+        if (!fast) {
+          find_failing_channels<R::kSolverThreads>(sm.raw[gm & 1], len, scale, sm.stage[gm & 1], sm.failing[w], c);
+          solver_sync<kConsumers, kCtas>(w);
+          tensor = few_failing(sm.failing[w]);
+        }
+        if (tensor) {
+          if (fast && c == 0) request();
+          tensor_ap<kConsumers, kCtas>(kq, stage, sm.a[w], slot, warp, lane, sm.ap_part.v[w], kSolverBarrier + 2 * w,
+                                       wait_slot);
+        } else {
+          wait_slot();
+          solver_sync<kConsumers, kCtas>(w);  // both warps' reads of A for its previous block done
+          exact_ap(sm.raw[gm & 1], len, scale, sm.a[w], slot, warp, lane);
+        }
+        if (*reinterpret_cast<const volatile uint32_t*>(&sm.fast[gm & 1]) == 0) {
+          if (few_failing(sm.failing[w])) {
+            __syncwarp();  // the warp's stores before its lanes add to them
+            add_failing_terms<true>(sm.raw[gm & 1], sm.failing[w], len, scale, warp, false, sm.a[w], slot.p, lane);
+          }
+          solver_sync<kConsumers, kCtas>(w);  // A complete, and every read of raw stage m % 2 done
+          if (c == 0) request();
+        }
       }
       mbarrier_arrive(&sm.stage_empty[gm & 1]);
       __syncwarp();  // the warp's A before its part of the inverse reads it
@@ -927,9 +1090,20 @@ __device__ void produce(const FusedParams& p, const SliceItem& it, const Blocks&
 #ifdef GDN2_PHASE1_TIMELINE
     exact_blocks += fast ? 0 : 1;
 #endif
-    if (!fast) {  // the exact path's decay factors, read by exact_ap; g is not read again (a uniform branch)
+    if (!fast) {
+      // The decay factors over g, read by the solver's fp32 sums (g is not read again; a uniform
+      // branch). In the pair form the producer also marks the failing channels for the solver and
+      // writes their k / r as zeros (find_failing_channels, which the other forms' solvers run).
 #pragma unroll
       for (int t = 0; t < kBlk; ++t) raw.g[t][c] = d[t];
+      if constexpr (kConsumers == 1) {
+        const uint32_t failing = __ballot_sync(0xffffffffu, !ok);
+        if ((c & 31) == 0) sm.failing[gm & 1][c / 32] = failing;
+        if (!ok) {
+#pragma unroll
+          for (int t = 0; t < kBlk; ++t) stage[t][c] = 0.f;
+        }
+      }
       fence_proxy_async();  // before the stage's next TMA write, which the solver requests after formed
     }
     mbarrier_arrive(&sm.formed[gm & 1]);
