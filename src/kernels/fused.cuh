@@ -279,8 +279,10 @@ struct alignas(1024) Smem {
   // for the other warp's column half (tensor_ap). Last, so that the pair form's layout is as it
   // was without it.
   std::conditional_t<kConsumers == 2, ApPartials, NoApPartials> ap_part;
-  // Per solver, on its blocks whose vote failed: the channels that fail the rule, a bit per channel
-  // (word c / 32: find_failing_channels). Last, as ap_part.
+  // On blocks whose vote failed, the channels that fail the rule, a bit per channel (word c / 32):
+  // per solver in the 128-channel forms (find_failing_channels), per raw stage in the pair form
+  // (written by the producer, read by the solver before its arrival on stage_empty). Last, as
+  // ap_part.
   uint32_t failing[kSolvers][kK / 32];
 };
 // The bytes of a block that the forming CTA copies into the other's shared memory (pair forms):
