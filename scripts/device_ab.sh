@@ -23,6 +23,11 @@
 # Then `python3 bench/same_call_tables.py` reads the rounds once they are copied into a results
 # folder as callN-rows-<version><round>.md and callN-lengths.jsonl.
 #
+# The device copies the checkout (tracked files, and the carried paths) up to 64 MiB, and
+# bench/results/ alone is about 63 MiB on disk (7,600 files, most under 4 KB): a call that
+# carries builds is refused unless bench/results/ is moved out of the checkout for it (nothing
+# here reads it; the CPU tests that do run in CI) and back after.
+#
 # usage: BASE=poll VARIANTS="ls3 ls4" GATE_ROWS=S1,S2,S5,L32K bash scripts/device_ab.sh
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
