@@ -1,5 +1,8 @@
-"""Nsight Compute's per-instruction warp-stall samples of chunk_factors, summed per function of
-src/kernels/chunk_factors.cu (a helper counts where it is inlined into that file).
+"""Nsight Compute's per-instruction warp-stall samples of a kernel, summed per function of its
+source file: by default chunk_factors, per function of src/kernels/chunk_factors.cu (a helper
+counts where it is inlined into that file); with --kernel-name and --source any other kernel, e.g.
+the fused persistent 128-channel form per function of src/kernels/fused.cuh (its roles: produce,
+solve, consume, and their helpers).
 
 Needs the SASS of the profiled kernel with line information, from the same source and flags
 plus -lineinfo (which does not change the code; the script checks the instruction count):
@@ -9,9 +12,12 @@ plus -lineinfo (which does not change the code; the script checks the instructio
 and the profile's source page (ncu --section SourceCounters ... -o prof, then
   ncu -i prof.ncu-rep --page source --csv --print-source sass | gzip > prof-sass.csv.gz).
 
-usage: python3 bench/ncu_by_function.py prof-sass.csv.gz cf.sass [--kernel 0|1] [--source F] [--shared]
+usage: python3 bench/ncu_by_function.py prof-sass.csv.gz cf.sass [--kernel 0|1] [--kernel-name S] [--source F] [--shared]
   (--kernel: chunk_factors_kernel<false> (0, default) or <true> (1, the published instantiation);
-   --source: the chunk_factors.cu that cf.sass was built from, if not this checkout's;
+   --kernel-name: instead, the kernel whose mangled name contains S, e.g.
+     fused_persistent_kernelILi2ELi1E (cubin of src/kernels/fused_v128_persistent.cu);
+   --source: the file whose functions count (default chunk_factors.cu; --kernel-name wants one,
+     e.g. src/kernels/fused.cuh), or the chunk_factors.cu that cf.sass was built from;
    --shared: also the shared-memory wavefronts per function, against the conflict-free count)
 """
 import argparse
@@ -25,33 +31,44 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "kernels" / "chunk_fac
 
 
 def functions_by_line(source=SOURCE):
+    """The function each line of the source lies in: the name on the last line that begins a
+    __device__ or __global__ function (its first name before a parenthesis, so that a one-line
+    body's calls do not count), or a struct (its member functions count for the struct)."""
     at, current = {}, "?"
     for number, line in enumerate(Path(source).read_text().split("\n"), 1):
         if re.match(r"^(?:template <[^>]*>\s*)?__(?:device|global)__", line):
             names = [n for n in re.findall(r"(\w+)\(", line) if n != "__launch_bounds__"]
-            current = names[-1] if names else current
+            current = names[0] if names else current
+        else:
+            m = re.match(r"^(?:template <[^>]*>\s*)?struct (\w+)", line)
+            current = m.group(1) if m else current
         at[number] = current
     return at
 
 
 def instruction_functions(sass_path, kernel, source=SOURCE):
-    """The chunk_factors.cu function of each instruction of the kernel, in address order."""
-    at = functions_by_line(source)
-    out, current, group, key = [], None, [], "?"
+    """The source file's function of each instruction of the kernel, in address order. kernel: 0 or
+    1 (chunk_factors_kernel<false> or <true>), or a substring of the kernel's mangled name."""
+    at, name = functions_by_line(source), Path(source).name
+    if isinstance(kernel, str):
+        wanted = lambda section: kernel in section
+    else:
+        wanted = lambda section: "chunk_factors_kernel" in section and f"kernelILb{kernel}" in section
+    out, inside, group, key = [], False, [], "?"
     for line in open(sass_path):
-        if ".text." in line and "chunk_factors_kernel" in line:
-            current = 0 if "kernelILb0" in line else 1 if "kernelILb1" in line else None
+        if ".text." in line:
+            inside = wanted(line)
         m = re.search(r'//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?', line)
         if m:
             group.append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4)) if m.group(4) else 0))
             continue
         if re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+\S", line):
-            if group:  # innermost frame in chunk_factors.cu: the file itself or where it was inlined
-                key = next((at.get(ln, "?") for f, ln, _, _ in group if f.endswith("chunk_factors.cu")),
-                           next((at.get(oln, "?") for _, _, of, oln in group if of and of.endswith("chunk_factors.cu")),
+            if group:  # innermost frame in the source file: the file itself or where it was inlined
+                key = next((at.get(ln, "?") for f, ln, _, _ in group if f.endswith(name)),
+                           next((at.get(oln, "?") for _, _, of, oln in group if of and of.endswith(name)),
                                 Path(group[0][0]).name))
                 group = []
-            if current == kernel:
+            if inside:
                 out.append(key)
     return out
 
@@ -61,10 +78,11 @@ def main():
     p.add_argument("profile_csv")
     p.add_argument("sass")
     p.add_argument("--kernel", type=int, default=0)
+    p.add_argument("--kernel-name")
     p.add_argument("--source", default=str(SOURCE))
     p.add_argument("--shared", action="store_true")
     args = p.parse_args()
-    keys = instruction_functions(args.sass, args.kernel, args.source)
+    keys = instruction_functions(args.sass, args.kernel_name or args.kernel, args.source)
     with gzip.open(args.profile_csv, "rt") if args.profile_csv.endswith(".gz") else open(args.profile_csv) as f:
         reader = csv.reader(f)
         next(reader)  # the kernel's name

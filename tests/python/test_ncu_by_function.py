@@ -97,3 +97,34 @@ def test_another_source(tmp_path):
     write_inputs(tmp_path, [([(str(SOURCE), later, None, 0)], 5)], kernel1_rows=0)
     assert run(tmp_path).stdout.splitlines()[1].split()[3] == "store_mid_column"
     assert run(tmp_path, "--source", str(shifted)).stdout.splitlines()[1].split()[3] == "mid_column"
+
+
+def test_another_kernel_by_name(tmp_path):
+    # --kernel-name picks the section whose mangled name holds it, and --source the file whose
+    # functions count: the fused persistent 128-channel kernel, per function of fused.cuh
+    fused = ROOT / "src" / "kernels" / "fused.cuh"
+    text = fused.read_text().split("\n")
+
+    def fused_line(function):
+        return next(n + 1 for n, t in enumerate(text, 1) if t.startswith("__device__") and f" {function}(" in t)
+
+    helper = str(ROOT / "src" / "kernels" / "wgmma.cuh")
+    sass = ["//--------------------- .text._ZN4gdn27kernels5fused12fused_kernelILi2ELi1EEEvNS1_11FusedParamsE -----",
+            f'\t//## File "{fused}", line {fused_line("produce")}', "        /*0000*/                   FMUL R1, R2, R3 ;",
+            "//--------------------- .text._ZN4gdn27kernels5fused23fused_persistent_kernelILi2ELi1EEEvNS1_11FusedParamsE -----"]
+    for group in ([(str(fused), fused_line("produce"), None, 0)], [(str(fused), fused_line("consume"), None, 0)],
+                  [(helper, 30, str(fused), fused_line("invert"))]):
+        sass += [f'\t//## File "{f}", line {ln}' + (f' inlined at "{of}", line {oln}' if of else "") for f, ln, of, oln in group]
+        sass.append("        /*0000*/                   FMUL R1, R2, R3 ;")
+    (tmp_path / "cf.sass").write_text("\n".join(sass) + "\n")
+    header = ["Address", "Source", "Warp Stall Sampling (All Samples)", "Instructions Executed", "stall_barrier"]
+    with gzip.open(tmp_path / "prof.csv.gz", "wt", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["Kernel Name", "fused_persistent_kernel<2, 1>"])
+        w.writerow(header)
+        for i, samples in enumerate((4, 9, 2)):
+            w.writerow([hex(i * 16), "FMUL R1, R2, R3", samples, 10, samples])
+    result = run(tmp_path, "--kernel-name", "fused_persistent_kernelILi2ELi1E", "--source", str(fused))
+    assert result.returncode == 0, result.stderr
+    by = {line.split()[3]: int(line.split()[0]) for line in result.stdout.splitlines()[1:]}
+    assert by == {"consume": 9, "produce": 4, "invert": 2}
