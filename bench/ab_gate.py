@@ -15,29 +15,55 @@ of each variant and takes each row's best graph time over the rounds. A variant 
 Prints one line per variant (its mean, its ratios, pass or not) and `PICK <variant>` (the passing
 variant with the lowest mean) or `PICK none`.
 
+With --medians instead (no gate): each row's median graph time over the rounds per version, each
+variant's change against the base's median, and the rounds' spread (slowest over fastest round,
+base and variant): the account of a same-call A/B run of more than two rounds.
+
 usage: python3 bench/ab_gate.py DIR BASE VARIANT [VARIANT ...] --rows S1,S2,S5,L32K
                                 [--max-geomean 0.99] [--max-row 1.01] [--numerics-change V1,V2]
+       python3 bench/ab_gate.py DIR BASE VARIANT [VARIANT ...] --medians
 """
 import argparse
 import json
 import math
 import re
+import statistics
 import sys
 from pathlib import Path
 
 
-def best_graph_us(directory, version):
-    """Row name -> best graph time (us) over the rounds DIR/<version><digit>/results.json."""
-    best, rounds = {}, 0
+def round_graph_us(directory, version):
+    """Row name -> its graph times (us), one per round DIR/<version><digit>/results.json."""
+    times, rounds = {}, 0
     for path in sorted(directory.glob(f"{version}[0-9]/results.json")):
         if not re.fullmatch(re.escape(version) + r"\d", path.parent.name):
             continue
         rounds += 1
         for row in json.loads(path.read_text())["rows"]:
-            best[row["row"]] = min(best.get(row["row"], math.inf), row["graph_us"])
+            times.setdefault(row["row"], []).append(row["graph_us"])
     if rounds == 0:
         raise SystemExit(f"ab_gate: no rounds of {version!r} in {directory} (expected {version}1/results.json)")
-    return best
+    return times
+
+
+def best_graph_us(directory, version):
+    """Row name -> best graph time (us) over the rounds."""
+    return {name: min(t) for name, t in round_graph_us(directory, version).items()}
+
+
+def print_medians(directory, base, variants):
+    """The --medians table (markdown)."""
+    versions = [base, *variants]
+    times = {v: round_graph_us(directory, v) for v in versions}
+    print("| row | " + " | ".join(f"{v} (us)" for v in versions) + " | "
+          + " | ".join(f"{v} / {base}" for v in variants) + " | rounds' spread |")
+    print("|---" * (2 * len(versions)) + "|---|")
+    for name, base_times in times[base].items():
+        med = {v: statistics.median(times[v][name]) for v in versions if name in times[v]}
+        spread = ", ".join(f"{v} {100 * (max(times[v][name]) / min(times[v][name]) - 1):.1f}%" for v in med)
+        change = [f"{100 * (med[v] / med[base] - 1):+.1f}%" if v in med else "-" for v in variants]
+        cells = [f"{med[v]:.1f}" if v in med else "-" for v in versions]
+        print(f"| {name} | " + " | ".join(cells) + " | " + " | ".join(change) + f" | {spread} |")
 
 
 def compare_status(directory, variant):
@@ -53,12 +79,18 @@ def main(argv):
     parser.add_argument("dir", type=Path)
     parser.add_argument("base")
     parser.add_argument("variants", nargs="+")
-    parser.add_argument("--rows", required=True, help="comma-separated prefixes of the gate rows")
+    parser.add_argument("--rows", help="comma-separated prefixes of the gate rows (required without --medians)")
+    parser.add_argument("--medians", action="store_true", help="the medians' table instead of the gate")
     parser.add_argument("--max-geomean", type=float, default=0.99)
     parser.add_argument("--max-row", type=float, default=1.01)
     parser.add_argument("--numerics-change", default="",
                         help="comma-separated variants whose outputs may differ from the base's")
     args = parser.parse_args(argv)
+    if args.medians:
+        print_medians(args.dir, args.base, args.variants)
+        return
+    if not args.rows:
+        parser.error("--rows is required (or --medians)")
     numerics_change = {v for v in args.numerics_change.split(",") if v}
     prefixes = [p for p in args.rows.split(",") if p]
     base = best_graph_us(args.dir, args.base)

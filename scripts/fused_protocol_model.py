@@ -12,9 +12,10 @@ each, each CTA's v and w loaded into its slot by the forming CTA), over 1 ..
 tensor-core and exact blocks. In the pair form each CTA forms the blocks n with n % 2 = its rank
 (its raw stages and staging tiles by its own block count m), with twice the slots and --pair-kq kq
 buffers, and copies them into the other CTA: the producer's part once it has stored it, the
-solver's once the block is complete here; a copy reads its source and writes its destination from
+solver's once it is complete here; a copy reads its source and writes its destination from
 its issue to its completion, which counts on the other CTA's `full` beside that consumer's one
-arrival; the consumers release a slot on the forming CTA's `empty`. The rings are the slots
+arrival (in the GVA pair the solver's copy on its `solved`, beside the consumers' one arrival
+there); the consumers release a slot on the forming CTA's `empty`. The rings are the slots
 of factors (full/solved/empty: the producer's part, with one consumer the solver's too; the
 solver's, with two; the consumers' release), the raw stages (raw_full, TMA requested `raw` blocks
 ahead) and the staging tiles (formed/stage_empty and the vote); the kq buffers ([Kb; Qg], written
@@ -83,7 +84,7 @@ def build(p, form, blocks, exact_mask):
     g = Graph()
     consumers, ctas = (1, 2) if form == 1 else (2, 1) if form == 2 else (2, 2)
     solver_threads = 128 if consumers == 1 else 64
-    split = consumers == 2 and ctas == 1  # the solver's part of a slot on its own barrier (Roles::kSplitSlot)
+    split = consumers == 2  # the solver's part of a slot on its own barrier (Roles::kSplitSlot)
     slots, kqs = (2 * p.slots, p.pair_kq) if ctas == 2 else (p.slots, p.kq)
     start = g.node(("init",))
     tma_done = {}
@@ -99,8 +100,10 @@ def build(p, form, blocks, exact_mask):
                      name("stage_empty", c): solver_threads, name("raw_full", c): 1})
         if split:
             init[name("solved", c)] = solver_threads
-        if ctas == 2:
-            init[name("fullin", c)] = 3  # the other CTA's slots: the consumer's arrival and two copies
+        if ctas == 2:  # the other CTA's slots: the consumers' arrival and the copies
+            init[name("fullin", c)] = 2 if split else 3  # the producer's (with one consumer the solver's too)
+            if split:
+                init[name("solvedin", c)] = 2  # the solver's
 
     def issue(thread, c, m, blk):  # the TMA copies of block blk (CTA c's own block m) into raw stage m % raw
         op = ("issue", name("raw_full", c), m % p.raw, blk)
@@ -114,9 +117,9 @@ def build(p, form, blocks, exact_mask):
     def access(th, kind, buf, idx, blk, field):
         g.push(th, (kind, buf, idx, blk, field))
 
-    def send(th, c, blk, fields):  # the pair form: a copy of block blk's fields from CTA c into the other
+    def send(th, c, blk, fields, bar="fullin"):  # the pair forms: a copy of block blk's fields from CTA c into the other
         issued = g.push(th, ("send", c, blk))
-        done = g.node(("arrive", name("fullin", 1 - c), blk % slots, 1, blk))
+        done = g.node(("arrive", name(bar, 1 - c), blk % slots, 1, blk))
         for buf, field in fields:
             idx = blk % (kqs if buf == "kq" else slots)
             for cc, kind in ((c, "R"), (1 - c, "W")):
@@ -173,13 +176,15 @@ def build(p, form, blocks, exact_mask):
                 if o == c:
                     wait(C, name("full", c), sl, n)  # the first product and w*v
                 else:
-                    if ci == 0:
-                        arrive(C, name("fullin", c), sl, 1, n)  # the expected bytes
+                    if ci == 0:  # the expected bytes
+                        arrive(C, name("fullin", c), sl, 1, n)
+                        if split:
+                            arrive(C, name("solvedin", c), sl, 1, n)
                     wait(C, name("fullin", c), sl, n)
                 access(C, "R", name("kq", c), n % kqs, n, "rows")
                 access(C, "R", name("slot", c), sl, n, "wv")
                 if split and p.consumer_waits_solved:
-                    wait(C, name("solved", c), sl, n)
+                    wait(C, name("solved" if o == c else "solvedin", c), sl, n)
                 for field in ("t", "p", "kend", "d"):
                     access(C, "R", name("slot", c), sl, n, field)
                 arrive(C, name("empty", o), sl, CONSUMER_THREADS, n)
@@ -271,10 +276,10 @@ def build_solver(p, g, c, m, n, own, consumers, ctas, blocks, exact_mask, slots,
         join(*S)
         for th in S:
             arrive(th, solved, sl, 32, n)
-        if ctas == 2:  # T and P into the other CTA (the GVA pair)
+        if ctas == 2:  # T and P into the other CTA (the GVA pair), counted on its `solved`
             if p.pair_solver_waits_full:
-                wait(S[0], name("full", c), sl, n)
-            send(S[0], c, n, [("slot", "t"), ("slot", "p")])
+                wait(S[0], solved, sl, n)
+            send(S[0], c, n, [("slot", "t"), ("slot", "p")], "solvedin")
 
 
 def check(p, form, blocks, exact_mask):

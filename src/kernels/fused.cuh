@@ -31,8 +31,8 @@
 //     their product over the block's tokens up to i):
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
-// Two slots alternate between blocks (full/solved/empty mbarriers; in the pair form four, two per
-// CTA, each CTA's `full` of the other's slots counting the copy); staging tiles and raw stages
+// Two slots alternate between blocks (full/solved/empty mbarriers; in the pair forms four, two per
+// CTA, each CTA's `full` (and in the GVA pair `solved`) of the other's slots counting the copies); staging tiles and raw stages
 // alternate too (over a CTA's own blocks), and three kq buffers take turns (the pair form: four).
 // The producer and the solvers form the next blocks while the consumers run block n: only the
 // stores into a slot wait for the consumers to release it, so a solver's A -> T chain (about 2,500
@@ -145,8 +145,10 @@ struct Roles {
   static constexpr int kFirstConsumer = kConsumers == 1 ? 1 : 2;                    // its warpgroup
   static constexpr int kFirstSolverThread = (kConsumers == 1 ? 2 : 1) * kWarpgroup;  // solver 0's
   // Two consumers start a block's first product on the producer's part of the slot (`full`) and
-  // wait for the solver's (`solved`) before T; one consumer waits for both on `full` (Smem).
-  static constexpr bool kSplitSlot = kConsumers == 2 && kCtas == 1;
+  // wait for the solver's (`solved`) before T; one consumer waits for both on `full` (Smem). In
+  // the GVA pair the other CTA's blocks arrive the same way: the producer's copy on `full`, the
+  // solver's (T and P) on `solved`.
+  static constexpr bool kSplitSlot = kConsumers == 2;
   // The pair form's slot traffic with fewer shared-memory wavefronts: D by the consumers' lane
   // quads (d_index), read as float4s, and the producer's w*v stores without bank conflicts. The
   // forms of two consumers keep D in slot order and the stores in one order: the same change there
@@ -294,6 +296,16 @@ constexpr uint32_t peer_bytes() {
 template <int kConsumers, int kCtas>
 constexpr uint32_t kPeerBytes = peer_bytes<Slot<kConsumers, kCtas>, !Roles<kConsumers, kCtas>::kGvaPair>() +
                                 (Roles<kConsumers, kCtas>::kGvaPair ? kVwBytes : 0);
+// Of those, the solver's part (the slot's t and p), which counts on `solved` where the slot is split
+// (Roles::kSplitSlot), and the rest, on `full`.
+template <class SlotT, bool kSplit>
+constexpr uint32_t peer_solver_bytes() {
+  return kSplit ? uint32_t(offsetof(SlotT, kend)) : 0;
+}
+template <int kConsumers, int kCtas>
+constexpr uint32_t kPeerSolverBytes = peer_solver_bytes<Slot<kConsumers, kCtas>, Roles<kConsumers, kCtas>::kSplitSlot>();
+template <int kConsumers, int kCtas>
+constexpr uint32_t kPeerFullBytes = kPeerBytes<kConsumers, kCtas> - kPeerSolverBytes<kConsumers, kCtas>;
 // One thread: `bytes` at `src` (this CTA) into the same offset of CTA `peer`, counted on `bar` there.
 __device__ __forceinline__ void send_to_peer(const void* src, uint32_t bytes, const uint64_t* bar, int peer) {
   bulk_copy_to_peer(peer_address(src, peer), src, bytes, peer_address(bar, peer));
@@ -950,13 +962,15 @@ __device__ void solve(const FusedParams& p, const SliceItem& it, const Blocks& b
     if (n == 0 && c == 0) GDN2_FUSED_ITEM_MARK(kPersistentHook<RequestNext>, it, kFusedSolvedNs, global_timer_ns());
     mbarrier_arrive(R::kSplitSlot ? &sm.solved[si] : &sm.full[si]);
     if constexpr (R::kCtas == 2) {
-      // The pair form: once the block is complete here, the solver's part (T and P) into the other
-      // CTA, counted on that CTA's `full` (the producer sends its part: produce). That CTA's
-      // consumer has released the slot (block n - 4): this solver waited for it before storing.
+      // The pair forms: once the solver's part (T and P) is complete here, into the other CTA,
+      // counted on that CTA's `full` (the pair form) or `solved` (the GVA pair: Roles::kSplitSlot;
+      // the producer sends its part on `full`: produce). That CTA's consumers have released the
+      // slot (block n - 4): this solver waited for it before storing.
       if (c == 0) {
-        role_wait<R>(&sm.full[si], uint32_t(gn >> R::kSlotsLog2) & 1);
+        uint64_t* const part_bar = R::kSplitSlot ? &sm.solved[si] : &sm.full[si];
+        role_wait<R>(part_bar, uint32_t(gn >> R::kSlotsLog2) & 1);
         using SlotT = Slot<kConsumers, kCtas>;
-        send_to_peer(&slot, uint32_t(offsetof(SlotT, kend)), &sm.full[si], rank ^ 1);
+        send_to_peer(&slot, uint32_t(offsetof(SlotT, kend)), part_bar, rank ^ 1);
       }
     }
   }
@@ -1333,7 +1347,10 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
     // Pair forms: a block the other CTA formed arrives by its copies (produce, solve): the one
     // arrival here, and the bytes.
-    if (R::kCtas == 2 && !own && leader) mbarrier_expect_bytes(&sm.full[si], kPeerBytes<kConsumers, kCtas>);
+    if (R::kCtas == 2 && !own && leader) {
+      mbarrier_expect_bytes(&sm.full[si], kPeerFullBytes<kConsumers, kCtas>);
+      if constexpr (R::kSplitSlot) mbarrier_expect_bytes(&sm.solved[si], kPeerSolverBytes<kConsumers, kCtas>);
+    }
     role_wait<R>(&sm.full[si], parity);
     if (n == 0 && leader) GDN2_FUSED_ITEM_MARK(kPersistent, it, kFusedFirstNs, global_timer_ns());
     float x[16];
@@ -1532,11 +1549,11 @@ template <int kConsumers, int kCtas>
 __device__ __forceinline__ void init_barriers(const FusedParams& p, Smem<kConsumers, kCtas>& sm, int rank) {
   using R = Roles<kConsumers, kCtas>;
   for (int k = 0; k < R::kSlots; ++k) {
-    // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair form
-    // the other CTA's slots: the consumer's one arrival (and the bytes copied in).
+    // The producer's threads, and the slot's solver's on `full` or `solved`; in the pair forms
+    // the other CTA's slots: the consumers' one arrival (and the bytes copied in) on each.
     const bool own = R::kCtas == 1 || (k & 1) == rank;
     mbarrier_init(&sm.full[k], own ? kWarpgroup + (R::kSplitSlot ? 0 : R::kSolverThreads) : 1);
-    mbarrier_init(&sm.solved[k], R::kSolverThreads);
+    mbarrier_init(&sm.solved[k], own || !R::kSplitSlot ? R::kSolverThreads : 1);  // (the pair form: unused)
     if (k < 2) {  // the rings of the CTA's own blocks
       mbarrier_init(&sm.formed[k], kWarpgroup);
       mbarrier_init(&sm.stage_empty[k], R::kSolverThreads);

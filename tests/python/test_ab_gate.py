@@ -104,3 +104,23 @@ def test_device_ab_refuses_before_any_gpu_work(tmp_path):
     result = subprocess.run(["bash", str(DEVICE_AB)], env=env, capture_output=True, text=True)
     assert result.returncode == 2 and "poll/python/gdn2 is missing" in result.stderr
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_medians_table(tmp_path):
+    # three rounds each: the base's medians are BASE's, v's 2% lower on S2 and unchanged elsewhere
+    for k, scale in ((1, 1.0), (2, 1.02), (3, 0.99)):
+        write_round(tmp_path, f"base{k}", {name: t * scale for name, t in BASE.items()})
+        write_round(tmp_path, f"v{k}", {name: t * scale * (0.98 if name.startswith("S2") else 1.0)
+                                        for name, t in BASE.items()})
+    rc, out, err = gate(tmp_path, "base", "v", "--medians")
+    assert rc == 0, err
+    lines = {line.split("|")[1].strip(): line for line in out.splitlines() if line.startswith("| ")}
+    assert "| 61.0 | 59.8 | -2.0% | base 3.0%, v 3.0% |" in lines["S2-MHA-T1024"]
+    assert "| 1250.0 | 1250.0 | +0.0% |" in lines["L32K-MHA"]
+
+
+def test_gate_needs_its_rows_without_medians(tmp_path):
+    write_round(tmp_path, "base1", BASE)
+    write_round(tmp_path, "v1", BASE)
+    rc, _, err = gate(tmp_path, "base", "v")
+    assert rc == 2 and "--rows is required" in err

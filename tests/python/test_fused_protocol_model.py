@@ -58,8 +58,10 @@ def test_rings_check_clean(rings):
     (dict(partials_swap_waits=False), 2, "race on ('partials', 0, 'warp 0'): block 0 read before its write"),
     (dict(partials_per_solver=False), 2, "race on ('partials', 0, 'warp 0'): R of block 0 and the write of block 1"),
     (dict(partials_per_solver=False), 3, "race on ('partials@0', 0, 'warp 0'): R of block 0 and the write of block 2"),
-    # the GVA pair (form 3): three kq buffers; the producer's stores before the slot's release
+    # the GVA pair (form 3): three kq buffers; the producer's stores before the slot's release;
+    # its consumers read T and P (their own CTA's, or the copy from the other) on `full` alone
     (dict(pair_kq=3), 3, "race on ('kq@"),
+    (dict(consumer_waits_solved=False), 3, "race on ('slot@"),
     (dict(producer_waits_slot=False, pair_producer_waits_before_kq=False), 3, "an arrival for block 4 may land"),
 ])
 def test_faults_are_found(fault, form, expected):
