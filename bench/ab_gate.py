@@ -58,7 +58,7 @@ def print_medians(directory, base, variants):
     print("| row | " + " | ".join(f"{v} (us)" for v in versions) + " | "
           + " | ".join(f"{v} / {base}" for v in variants) + " | rounds' spread |")
     print("|---" * (2 * len(versions)) + "|---|")
-    for name, base_times in times[base].items():
+    for name in times[base]:
         med = {v: statistics.median(times[v][name]) for v in versions if name in times[v]}
         spread = ", ".join(f"{v} {100 * (max(times[v][name]) / min(times[v][name]) - 1):.1f}%" for v in med)
         change = [f"{100 * (med[v] / med[base] - 1):+.1f}%" if v in med else "-" for v in variants]

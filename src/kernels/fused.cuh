@@ -32,8 +32,9 @@
 //       Kb_i = b_i k_i r_i,  Qg_i = scale q_i r_i,  Kend_j = k_j prod_{j < t <= 15} d_t,  D = r_15,
 //       A_ij = sum_c b_ic k_ic k_jc prod_{j < t <= i} d_tc (i > j),  P_ij: the same with scale q_i (i >= j).
 // Two slots alternate between blocks (full/solved/empty mbarriers; in the pair forms four, two per
-// CTA, each CTA's `full` (and in the GVA pair `solved`) of the other's slots counting the copies); staging tiles and raw stages
-// alternate too (over a CTA's own blocks), and three kq buffers take turns (the pair form: four).
+// CTA, each CTA's `full` (and in the GVA pair `solved`) of the other's slots counting the copies);
+// staging tiles and raw stages alternate too (over a CTA's own blocks), and three kq buffers take
+// turns (the pair form: four).
 // The producer and the solvers form the next blocks while the consumers run block n: only the
 // stores into a slot wait for the consumers to release it, so a solver's A -> T chain (about 2,500
 // SM cycles) spans two blocks of the consumers.
@@ -1346,7 +1347,7 @@ __device__ void consume(const FusedParams& p, const SliceItem& it, const Blocks&
     // steady state: docs/performance.md, "The slot's barrier split".)
     float rt[8], on[8];  // R^T, and -O1^T then -O^T
     // Pair forms: a block the other CTA formed arrives by its copies (produce, solve): the one
-    // arrival here, and the bytes.
+    // arrival here on `full` (and in the GVA pair on `solved`), with the bytes.
     if (R::kCtas == 2 && !own && leader) {
       mbarrier_expect_bytes(&sm.full[si], kPeerFullBytes<kConsumers, kCtas>);
       if constexpr (R::kSplitSlot) mbarrier_expect_bytes(&sm.solved[si], kPeerSolverBytes<kConsumers, kCtas>);
