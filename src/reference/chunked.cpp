@@ -9,6 +9,7 @@
 // with d = 1, which contribute nothing to the real rows.
 #include "reference/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -406,21 +407,53 @@ struct ValueScratch {
         Mo(kChunk * kChunk), Uo(kChunk * V) {}
 };
 
+// Emulation::lookahead: the previous chunk of the sequence, its key side (per key head) and, per
+// value head, its state and U as they entered its products.
+struct PreviousKeys {
+  bool valid = false;
+  int len = 0;
+  std::vector<float> Kend, gamma;
+  explicit PreviousKeys(int K) : Kend(kChunk * K), gamma(K) {}
+};
+struct PreviousValues {
+  std::vector<float> Sop, U;
+  PreviousValues(int K, int V) : Sop(K * V), U(kChunk * V) {}
+};
+
 // One chunk of one value head; S (the state, [K][V]) goes from S0 to S1 in place.
 //   R = w.v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma . S0 + Kend^T U
+// With `prev` (Emulation::lookahead, not the sequence's first chunk), Kb S0 is formed one chunk
+// ahead: (Kb diag(gamma')) S0' + C U' with C = Kb Kend'^T (primes: the previous chunk's).
 void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std::vector<float>& S,
-                ValueScratch& x, float* out, OperandFormat fmt, OperandFormat out_fmt) {
+                ValueScratch& x, float* out, OperandFormat fmt, OperandFormat out_fmt,
+                const PreviousKeys* prev_keys = nullptr, PreviousValues* prev = nullptr) {
   const int K = p.K, V = p.V, n = f.len;
   // S, R and U as they enter the products (the fp32 S itself carries on)
   x.Sop = S;
   round_matrix(x.Sop, K, V, ScaleGroup::kColumns, fmt);  // one group per value channel
+  const bool ahead = prev_keys != nullptr && prev_keys->valid;
   for (int i = 0; i < n; ++i) {
     float* Ri = &x.R[i * V];
     for (int v = 0; v < V; ++v) Ri[v] = 0.0f;
-    for (int c = 0; c < K; ++c) {
-      const float kb = f.Kb[i * K + c];
-      const float* S0c = &x.Sop[c * V];
-      for (int v = 0; v < V; ++v) Ri[v] += kb * S0c[v];
+    if (ahead) {
+      for (int c = 0; c < K; ++c) {
+        const float kbg = phase2_operand(f.Kb[i * K + c] * prev_keys->gamma[c], fmt);
+        const float* Sc = &prev->Sop[c * V];
+        for (int v = 0; v < V; ++v) Ri[v] += kbg * Sc[v];
+      }
+      for (int j = 0; j < prev_keys->len; ++j) {
+        float cij = 0.0f;
+        for (int c = 0; c < K; ++c) cij += f.Kb[i * K + c] * prev_keys->Kend[j * K + c];
+        cij = phase2_operand(cij, fmt);
+        const float* Uj = &prev->U[j * V];
+        for (int v = 0; v < V; ++v) Ri[v] += cij * Uj[v];
+      }
+    } else {
+      for (int c = 0; c < K; ++c) {
+        const float kb = f.Kb[i * K + c];
+        const float* S0c = &x.Sop[c * V];
+        for (int v = 0; v < V; ++v) Ri[v] += kb * S0c[v];
+      }
     }
     const size_t row = (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
     for (int v = 0; v < V; ++v) Ri[v] = p.w[row + v] * p.v[row + v] - Ri[v];
@@ -481,6 +514,10 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
     }
   }
   S.swap(x.S1);
+  if (prev != nullptr) {  // this chunk's S0 and U as they entered its products, for the next
+    prev->Sop = x.Sop;
+    std::copy(x.U.begin(), x.U.begin() + static_cast<size_t>(n) * V, prev->U.begin());
+  }
 }
 
 // States cross the API as [V][K] (K contiguous); the chunk math holds them as [K][V].
@@ -512,17 +549,28 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
   ChunkFactors f(K);
   ValueScratch scratch(K, V);
   std::vector<std::vector<float>> states(group, std::vector<float>(static_cast<size_t>(K) * V));
+  const bool lookahead = emulation.lookahead && emulation.operands != OperandFormat::kFp16Scaled;
+  PreviousKeys prev_keys(K);
+  std::vector<PreviousValues> prev(lookahead ? group : 0, PreviousValues(K, V));
 
   for (int n = 0; n < p.N; ++n) {
     const int64_t begin = p.cu_seqlens[n], end = p.cu_seqlens[n + 1];
     for (int kh = 0; kh < p.Hq; ++kh) {
       for (int r = 0; r < group; ++r) load_state(p, n, kh * group + r, states[r]);
+      prev_keys.valid = false;
       for (int64_t t0 = begin; t0 < end; t0 += kChunk) {
         const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
         chunk_factors(p, t0, len, kh, keys, f, stats, emulation);
         for (int r = 0; r < group; ++r)
           state_pass(p, t0, kh * group + r, f, states[r], scratch, out, emulation.operands,
-                     emulation.output_products);
+                     emulation.output_products, lookahead ? &prev_keys : nullptr,
+                     lookahead ? &prev[r] : nullptr);
+        if (lookahead) {
+          prev_keys.valid = true;
+          prev_keys.len = len;
+          std::copy(f.Kend.begin(), f.Kend.begin() + static_cast<size_t>(len) * K, prev_keys.Kend.begin());
+          prev_keys.gamma = f.gamma;
+        }
       }
       if (final_state != nullptr)
         for (int r = 0; r < group; ++r) store_state(p, n, kh * group + r, states[r], final_state);

@@ -67,6 +67,13 @@ struct Emulation {
   // kFp16Scaled with a power-of-two scale per row of Qg and M and per value channel of S and U.
   // Every product that feeds the state keeps `operands`.
   OperandFormat output_products = OperandFormat::kFp32;
+  // What-if: the chain's first product one chunk ahead (docs/performance.md, "The first product
+  // one block ahead"): from a sequence's second chunk on, Kb_c S_c is formed as
+  // (Kb_c diag(gamma_{c-1})) S_{c-1} + C_{c-1} U_{c-1} with C_{c-1} = Kb_c Kend_{c-1}^T, from the
+  // previous chunk's state and U as they entered its products; Kb_c gamma_{c-1} and C_{c-1} (fp32
+  // sums of its operands) rounded to `operands`' format as they enter the products. The output's
+  // Qg S and the state update keep their products. With kFp16Scaled `operands`, not emulated.
+  bool lookahead = false;
 };
 
 // out: [T, Hv, V]; final_state: [N, Hv, V, K] or null; stats may be null.
