@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <utility>
@@ -789,32 +790,40 @@ TEST(OperandPrecision, Fp16ScaledKeepsTf32AccuracyUnderStrongDecaysAndFarMagnitu
   }
 }
 
+// A row of the operand what-ifs below: its inputs, and powers of two on q and on v (and the initial
+// state), which keep bf16 inputs exact.
+struct ScaledRow {
+  const char* name;
+  int T;
+  Decay decay;
+  Inputs inputs;
+  float q_scale, v_scale;
+};
+Data scaled_data(const ScaledRow& r) {
+  Data d = make_data(make_case(r.name, {r.T}, r.decay, r.inputs));
+  for (float& x : d.q) x *= r.q_scale;
+  for (float& x : d.v) x *= r.v_scale;
+  for (float& x : d.s0) x *= r.v_scale;
+  return d;
+}
+// The rows of both: gentle and model-like inputs, strong decays, far magnitudes.
+const ScaledRow kScaledRows[] = {
+    {"gentle, g ~ U[-5, 0]", 1024, {DecayKind::kUniform, -5.0f}, Inputs::kGentle, 1.0f, 1.0f},
+    {"model-like, softplus", 1024, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+    {"model-like, U[-50, 0]", 512, {DecayKind::kUniform, -50.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+    {"model-like, extremes", 512, {DecayKind::kExtremes, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
+    {"model-like, q 2^-20, v 2^20", 512, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 0x1p-20f, 0x1p20f}};
+
 // The 16-bit what-if for the products beside the 32-channel pass's chain (reference.h,
 // Emulation::output_products; docs/performance.md, "Probes of the 32-channel pass's chain"): Qg S
 // and M U feed only the output, so 16-bit operands there must leave the final state bit for bit as
 // TF32 has it. The output's errors are printed beside TF32's: bf16 and scaled fp16 stay within the
 // GPU tests' tolerance, and scaled fp16 (TF32's mantissa) within a quarter of TF32's error.
 TEST(OperandPrecision, SixteenBitOutputProductsLeaveTheStateAndStayWithinTheOutputTolerance) {
-  struct Row {
-    const char* name;
-    int T;
-    Decay decay;
-    Inputs inputs;
-    float q_scale, v_scale;  // powers of two: bf16 inputs stay exact
-  };
-  const Row rows[] = {{"gentle, g ~ U[-5, 0]", 1024, {DecayKind::kUniform, -5.0f}, Inputs::kGentle, 1.0f, 1.0f},
-                      {"model-like, softplus", 1024, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, U[-50, 0]", 512, {DecayKind::kUniform, -50.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, extremes", 512, {DecayKind::kExtremes, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, q 2^-20, v 2^20", 512, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 0x1p-20f,
-                       0x1p20f}};
   const OperandFormat output_products[3] = {OperandFormat::kFp32, OperandFormat::kBf16, OperandFormat::kFp16Scaled};
   const char* names[3] = {"tf32", "tf32, Qg S and M U bf16", "tf32, Qg S and M U fp16x2"};
-  for (const Row& r : rows) {
-    Data d = make_data(make_case(r.name, {r.T}, r.decay, r.inputs));
-    for (float& x : d.q) x *= r.q_scale;
-    for (float& x : d.v) x *= r.v_scale;
-    for (float& x : d.s0) x *= r.v_scale;
+  for (const ScaledRow& r : kScaledRows) {
+    const Data d = scaled_data(r);
     const Problem p = d.problem();
     const Reference ref = run_tokenwise(p, true);
     double err_out[3];
@@ -847,32 +856,16 @@ TEST(OperandPrecision, SixteenBitOutputProductsLeaveTheStateAndStayWithinTheOutp
 // tolerances and within a quarter of the plain chain's error. The errors are printed for
 // docs/performance.md.
 TEST(OperandPrecision, FirstProductOneChunkAhead) {
-  struct Row {
-    const char* name;
-    int T;
-    Decay decay;
-    Inputs inputs;
-    float q_scale, v_scale;  // powers of two: bf16 inputs stay exact
-  };
-  const Row rows[] = {{"gentle, g ~ U[-5, 0]", 1024, {DecayKind::kUniform, -5.0f}, Inputs::kGentle, 1.0f, 1.0f},
-                      {"model-like, softplus", 1024, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, U[-50, 0]", 512, {DecayKind::kUniform, -50.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, extremes", 512, {DecayKind::kExtremes, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, wipe mix", 512, {DecayKind::kWipeMix, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f},
-                      {"model-like, strong then weak", 512, {DecayKind::kStrongThenWeak, -1e-4f}, Inputs::kModelLike,
-                       1.0f, 1.0f},
-                      {"model-like, q 2^-20, v 2^20", 512, {DecayKind::kSoftplus, 0.0f}, Inputs::kModelLike, 0x1p-20f,
-                       0x1p20f},
-                      {"erasing", 512, {DecayKind::kUniform, -0.01f}, Inputs::kModelLike, 1.0f, 1.0f}};
+  std::vector<ScaledRow> rows(std::begin(kScaledRows), std::end(kScaledRows));
+  rows.push_back({"model-like, wipe mix", 512, {DecayKind::kWipeMix, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f});
+  rows.push_back({"model-like, strong then weak", 512, {DecayKind::kStrongThenWeak, -1e-4f}, Inputs::kModelLike, 1.0f, 1.0f});
+  rows.push_back({"erasing", 512, {DecayKind::kUniform, -0.01f}, Inputs::kModelLike, 1.0f, 1.0f});
   const char* names[4] = {"fp32", "fp32, one chunk ahead", "tf32", "tf32, one chunk ahead"};
   // The other sum was formed: outputs not bit for bit the plain chain's somewhere (not in every
   // row: where every chunk starts with strong decays, Kb S is below the output's precision).
   bool formed_otherwise = false;
-  for (const Row& r : rows) {
-    Data d = make_data(make_case(r.name, {r.T}, r.decay, r.inputs));
-    for (float& x : d.q) x *= r.q_scale;
-    for (float& x : d.v) x *= r.v_scale;
-    for (float& x : d.s0) x *= r.v_scale;
+  for (const ScaledRow& r : rows) {
+    Data d = scaled_data(r);
     if (std::strcmp(r.name, "erasing") == 0) {
       // Where the state cancels: every odd chunk repeats the even chunk's keys with b = 1 and
       // v = 0, so that the delta rule erases what the chunk before wrote (S_c small against its
