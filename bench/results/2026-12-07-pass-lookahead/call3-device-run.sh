@@ -7,6 +7,6 @@
 # -DLA_NOP) against main (3f4d0a3's build). Timing only.
 # Carry: tar czf tools_tmp/c6.tgz -C tools_tmp ab1/main ab1/la-t2 ab1/la-noptwo; bench/results moved out.
 tar xzf tools_tmp/c6.tgz -C tools_tmp || exit 2
-BASE=main VARIANTS="la-t2 la-noptwo" AB_TOOLS=$PWD/tools_tmp/ab1 ROUNDS=3 LENGTHS=0 TIMELINE_ROWS= CHECKS=0 \
-ROWS=S2,S5,L32K-MHA BENCH_ARGS=--max-seqlen GATE_ROWS=S2,S5,L32K NUMERICS_CHANGE="la-t2 la-noptwo" bash scripts/device_ab.sh
+BASE=main VARIANTS="la-t2 la-noptwo" AB_TOOLS=$PWD/tools_tmp/ab1 ROUNDS=2 LENGTHS=0 TIMELINE_ROWS= CHECKS=0 \
+ROWS=S2,L32K-MHA BENCH_ARGS=--max-seqlen GATE_ROWS=S2,S5,L32K NUMERICS_CHANGE="la-t2 la-noptwo" bash scripts/device_ab.sh
 cat $OUT/r/medians.txt; cat $OUT/r/times.log
