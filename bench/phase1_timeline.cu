@@ -97,8 +97,10 @@ std::vector<__nv_bfloat16> to_bf16(const std::vector<float>& x) {
 // chunks split by whether they started before phase 1's last CTA ended (global timer), with the
 // mean cycles from one chunk's start to the next, to U stored and to U complete (the chunk's
 // second barrier), the issuer's wait for the next chunk's block (overlapped passes only), and from
-// the chunk's start to the Out warpgroup's Qg S done, to each state warpgroup's S stored, and to
-// the Out warpgroup's output stored.
+// the chunk's start to the Out warpgroup's Qg S done, to each state warpgroup's S stored, to
+// the Out warpgroup's output stored, and to the end of each wait for a factor group and of each
+// product after it (RU: Kb, Kb S, T, T R; the first state warpgroup and Out: M and Kend^T, then
+// Kend^T U and M U).
 void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz) {
   using gdn2::kernels::kPassMarks;
   using gdn2::kernels::kPassTimelineChunks;
@@ -138,7 +140,11 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
   const char* names[kPassMarks] = {"chunk start -> next chunk's start", "chunk start -> U stored (RU)",
                                    "chunk start -> U complete", "issuer's wait for the next block",
                                    "chunk start -> Qg S done (Out)", "chunk start -> S stored (state 0)",
-                                   "chunk start -> S stored (state 1)", "chunk start -> O stored (Out)"};
+                                   "chunk start -> S stored (state 1)", "chunk start -> O stored (Out)",
+                                   "chunk start -> Kb landed (RU's wait)", "chunk start -> Kb S done (RU)",
+                                   "chunk start -> T landed (RU's wait)", "chunk start -> T R done (RU)",
+                                   "chunk start -> M, Kend^T landed (state 0)", "chunk start -> Kend^T U done (state 0)",
+                                   "chunk start -> M, Kend^T landed (Out)", "chunk start -> M U done (Out)"};
   for (int j = 0; j < kPassMarks; ++j) {
     double c[2];
     for (int kind = 0; kind < 2; ++kind) c[kind] = count[kind] ? sum[kind][j] / count[kind] : 0.0;

@@ -104,9 +104,10 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
 __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, %0;\n" ::"n"(kWarpgroup) : "memory"); }
 
 // Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
-// read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 of each
-// chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and the first
-// threads of the Out warpgroup and of the two state warpgroups read it at marks 4 to 7.
+// read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 and 8 to
+// 11 of each chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and the
+// first threads of the Out warpgroup and of the two state warpgroups read it at marks 4 to 7 and
+// 12 to 15.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_pass_marks[kPassTimelineCtas][kPassTimelineChunks][kPassMarks];
 __device__ long long g_pass_start_ns[kPassTimelineCtas][kPassTimelineChunks];
@@ -272,12 +273,16 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
         }
       mbarrier_wait(&sm.full[kGroupKb], parity);
+      GDN2_PASS_MARK(8, c);
       wgmma_product_ss<-1, kK, kK, kK / 8>(acc, kb, sm.st);
+      GDN2_PASS_MARK(9, c);
       store_acc_as_b<kSliceV, kC>(sm.rt, 0, acc);
       fence_proxy_async();
       sync_warpgroup();  // R is complete
       mbarrier_wait(&sm.full[kGroupT], parity);
+      GDN2_PASS_MARK(10, c);
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, tinv, sm.rt);
+      GDN2_PASS_MARK(11, c);
       store_acc_as_b<kSliceV, kC>(sm.ut, 0, acc);
       fence_proxy_async();
       GDN2_PASS_MARK(1, c);
@@ -303,7 +308,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
     }
     if (role == kRoleOut) {  // O = scale (Qg S + M U), rows past the chunk's end not written
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
+      GDN2_PASS_MARK_BY(14, c, kRoleOut * kWarpgroup);
       wgmma_product_ss<1, kC, kC, kC / 8>(acc, mqk, sm.ut);
+      GDN2_PASS_MARK_BY(15, c, kRoleOut * kWarpgroup);
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
         const int row = arow + 8 * hh;
@@ -319,7 +326,9 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       GDN2_PASS_MARK_BY(7, c, kRoleOut * kWarpgroup);
     } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
+      GDN2_PASS_MARK_BY(12, c, kRoleState * kWarpgroup);
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
+      GDN2_PASS_MARK_BY(13, c, kRoleState * kWarpgroup);
       const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
 #pragma unroll
       for (int j = 0; j < kSliceV / 8; ++j) {
