@@ -13,7 +13,7 @@ pack() { tar czf $OUT/h.tgz -C $OUT h; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total,power.limit --format=csv > $R/gpu.txt 2>&1
 cat $R/gpu.txt
 grep -q H200 $R/gpu.txt || { echo "not an H200: nothing run"; exit 0; }
-C=3f4d0a3
+C=${C:-3f4d0a3}  # the commit the results name (the caller's C where given)
 GDN2_COMMIT=$C PYTHONPATH=python timeout 120 python3 bench/bench.py --no-fla --max-seqlen --out $R/full-hint > $R/full-hint.log 2>&1; echo "rc=$?" >> $R/full-hint.log; mark full-hint; pack
 pip install --no-index --no-deps --target /tmp/site tools_tmp/wheels/*.whl > $R/pip.log 2>&1
 for row in S1 S2 S3 S4 S5 B8x2K-MHA N64-MIXED-MHA B4x4K-MHA B8x2K-GVA2 B4x4K-GVA2 N64-MIXED-GVA2 L32K-MHA L32K-GVA2; do
