@@ -144,7 +144,9 @@ void print_pass_timeline(const std::vector<int>& phase1_items, double clock_ghz)
                                    "chunk start -> Kb landed (RU's wait)", "chunk start -> Kb S done (RU)",
                                    "chunk start -> T landed (RU's wait)", "chunk start -> T R done (RU)",
                                    "chunk start -> M, Kend^T landed (state 0)", "chunk start -> Kend^T U done (state 0)",
-                                   "chunk start -> M, Kend^T landed (Out)", "chunk start -> M U done (Out)"};
+                                   "chunk start -> M, Kend^T landed (Out)", "chunk start -> M U done (Out)",
+                                   "chunk start -> Kb's wait reached (RU)", "chunk start -> M's wait reached (state 0)",
+                                   "chunk start -> M's wait reached (state 1)", "chunk start -> Kend^T U done (state 1)"};
   for (int j = 0; j < kPassMarks; ++j) {
     double c[2];
     for (int kind = 0; kind < 2; ++kind) c[kind] = count[kind] ? sum[kind][j] / count[kind] : 0.0;

@@ -336,9 +336,11 @@ int read_phase1_end_ns(long long* end_ns /* [kTimelineCtas] */);
 // the Out warpgroup has issued the chunk's output stores (marks 4 to 7); when RU's wait for Kb
 // ends, its Kb S is done, its wait for T ends, its T R is done (marks 8 to 11); when the first
 // state warpgroup's wait for M, Kend^T, gamma ends and its Kend^T U is done (12, 13), and the Out
-// warpgroup's (14, 15: the wait, then M U done); and the global timer (ns) at the chunk's start.
+// warpgroup's (14, 15: the wait, then M U done); when RU reaches its wait for Kb (16), when the
+// first and the second state warpgroup reach their wait for M, Kend^T, gamma (17, 18) and when the
+// second one's Kend^T U is done (19); and the global timer (ns) at the chunk's start.
 // `chunks`: the chunks each CTA ran (0 for a CTA that did not run).
-inline constexpr int kPassTimelineCtas = 64, kPassTimelineChunks = 512, kPassMarks = 16;
+inline constexpr int kPassTimelineCtas = 64, kPassTimelineChunks = 512, kPassMarks = 20;
 int read_pass_timeline(long long* marks /* [kPassTimelineCtas][kPassTimelineChunks][kPassMarks] */,
                        long long* start_ns /* [kPassTimelineCtas][kPassTimelineChunks] */,
                        int* chunks /* [kPassTimelineCtas] */);

@@ -104,10 +104,10 @@ __device__ __forceinline__ void store_acc_as_b(float* dst, int row0, const float
 __device__ __forceinline__ void sync_warpgroup() { asm volatile("bar.sync 1, %0;\n" ::"n"(kWarpgroup) : "memory"); }
 
 // Optional per-chunk timeline (build option GDN2_PHASE1_TIMELINE; kernel_params.h,
-// read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2 and 8 to
-// 11 of each chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and the
-// first threads of the Out warpgroup and of the two state warpgroups read it at marks 4 to 7 and
-// 12 to 15.
+// read_pass_timeline): thread 0 (the RU warpgroup's) reads the SM clock at marks 0 to 2, 8 to 11
+// and 16 of each chunk, the copies' issuer times its wait for the next chunk's block (mark 3), and
+// the first threads of the Out warpgroup and of the two state warpgroups read it at marks 4 to 7,
+// 12 to 15 and 17 to 19.
 #ifdef GDN2_PHASE1_TIMELINE
 __device__ long long g_pass_marks[kPassTimelineCtas][kPassTimelineChunks][kPassMarks];
 __device__ long long g_pass_start_ns[kPassTimelineCtas][kPassTimelineChunks];
@@ -272,6 +272,7 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
           acc[4 * j + 2 * hh] = bf16_to_float(uint16_t(vraw[j][hh] & 0xffffu)) * bf16_to_float(uint16_t(wraw[j][hh] & 0xffffu));
           acc[4 * j + 2 * hh + 1] = bf16_to_float(uint16_t(vraw[j][hh] >> 16)) * bf16_to_float(uint16_t(wraw[j][hh] >> 16));
         }
+      GDN2_PASS_MARK(16, c);
       mbarrier_wait(&sm.full[kGroupKb], parity);
       GDN2_PASS_MARK(8, c);
       wgmma_product_ss<-1, kK, kK, kK / 8>(acc, kb, sm.st);
@@ -325,10 +326,13 @@ __global__ void __launch_bounds__(kThreads, 1) state_pass_kernel(const StatePass
       }
       GDN2_PASS_MARK_BY(7, c, kRoleOut * kWarpgroup);
     } else if (role == kRoleState) {  // S1 = gamma S + Kend^T U for this half of the key channels
+      GDN2_PASS_MARK_BY(17, c, kRoleState * kWarpgroup);
+      GDN2_PASS_MARK_BY(18, c, (kRoleState + 1) * kWarpgroup);
       mbarrier_wait(&sm.full[kGroupMKendGamma], parity);
       GDN2_PASS_MARK_BY(12, c, kRoleState * kWarpgroup);
       wgmma_product_ss<1, kC, kC, kC / 8, false>(acc, kend_t + kmajor_offset(64 * (wg - kRoleState), 0, kC), sm.ut);
       GDN2_PASS_MARK_BY(13, c, kRoleState * kWarpgroup);
+      GDN2_PASS_MARK_BY(19, c, (kRoleState + 1) * kWarpgroup);
       const float gamma_lo = gamma[krow], gamma_hi = gamma[krow + 8];
 #pragma unroll
       for (int j = 0; j < kSliceV / 8; ++j) {
