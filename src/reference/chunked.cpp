@@ -520,6 +520,88 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
   }
 }
 
+// Emulation::one_product: one chunk of one value head with the chain as one product. The key
+// side's A = -Kend^T (T Kb) [K][K] and Q' = Qg - M (T Kb) [len][K] (per key head), then
+//   Y = T (w.v);  O = scale (Q' S0 + M Y);  S1 = gamma . S0 + A S0 + Kend^T Y.
+struct OneProductKeys {
+  std::vector<float> TKb, A, Qp;
+  explicit OneProductKeys(int K) : TKb(kChunk * K), A(static_cast<size_t>(K) * K), Qp(kChunk * K) {}
+};
+
+void one_product_keys(int K, const ChunkFactors& f, OneProductKeys& k, OperandFormat fmt) {
+  const int n = f.len;
+  for (int i = 0; i < n; ++i)  // T Kb, an operand of the two products after it
+    for (int c = 0; c < K; ++c) {
+      float sum = 0.0f;
+      for (int j = 0; j <= i; ++j) sum += f.T[i * n + j] * f.Kb[j * K + c];
+      k.TKb[i * K + c] = sum;
+    }
+  round_matrix(k.TKb.data(), n, K, ScaleGroup::kRows, fmt);
+  for (int c = 0; c < K; ++c)
+    for (int d = 0; d < K; ++d) {
+      float sum = 0.0f;
+      for (int i = 0; i < n; ++i) sum += f.Kend[i * K + c] * k.TKb[i * K + d];
+      k.A[c * K + d] = -sum;
+    }
+  round_matrix(k.A.data(), K, K, ScaleGroup::kRows, fmt);
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < K; ++c) {
+      float sum = 0.0f;
+      for (int j = 0; j <= i; ++j) sum += f.M[i * n + j] * k.TKb[j * K + c];
+      k.Qp[i * K + c] = f.Qg[i * K + c] - sum;
+    }
+  round_matrix(k.Qp.data(), n, K, ScaleGroup::kRows, fmt);
+}
+
+void state_pass_one_product(const Problem& p, int64_t t0, int h, const ChunkFactors& f, const OneProductKeys& k,
+                            std::vector<float>& S, ValueScratch& x, float* out, OperandFormat fmt) {
+  const int K = p.K, V = p.V, n = f.len;
+  x.Sop = S;
+  round_matrix(x.Sop, K, V, ScaleGroup::kColumns, fmt);
+  for (int i = 0; i < n; ++i) {  // w.v as it enters T's product (R's place)
+    const size_t row = (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
+    for (int v = 0; v < V; ++v) x.R[i * V + v] = p.w[row + v] * p.v[row + v];
+  }
+  round_matrix(x.R, n, V, ScaleGroup::kColumns, fmt);
+  for (int i = 0; i < n; ++i) {  // Y = T (w.v), in U's place
+    float* Yi = &x.U[i * V];
+    for (int v = 0; v < V; ++v) Yi[v] = 0.0f;
+    for (int j = 0; j <= i; ++j) {
+      const float t = f.T[i * n + j];
+      for (int v = 0; v < V; ++v) Yi[v] += t * x.R[j * V + v];
+    }
+  }
+  round_matrix(x.U, n, V, ScaleGroup::kColumns, fmt);
+  for (int i = 0; i < n; ++i) {
+    float* Oi = &x.O[i * V];
+    for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
+    for (int c = 0; c < K; ++c) {
+      const float q = k.Qp[i * K + c];
+      for (int v = 0; v < V; ++v) Oi[v] += q * x.Sop[c * V + v];
+    }
+    for (int j = 0; j <= i; ++j) {
+      const float m = f.M[i * n + j];
+      for (int v = 0; v < V; ++v) Oi[v] += m * x.U[j * V + v];
+    }
+    float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
+    for (int v = 0; v < V; ++v) dst[v] = p.scale * Oi[v];
+  }
+  for (int c = 0; c < K; ++c) {
+    float* S1c = &x.S1[c * V];
+    const float gc = f.gamma[c];
+    for (int v = 0; v < V; ++v) S1c[v] = gc * S[c * V + v];
+    for (int d = 0; d < K; ++d) {
+      const float a = k.A[c * K + d];
+      for (int v = 0; v < V; ++v) S1c[v] += a * x.Sop[d * V + v];
+    }
+    for (int i = 0; i < n; ++i) {
+      const float ke = f.Kend[i * K + c];
+      for (int v = 0; v < V; ++v) S1c[v] += ke * x.U[i * V + v];
+    }
+  }
+  S.swap(x.S1);
+}
+
 // States cross the API as [V][K] (K contiguous); the chunk math holds them as [K][V].
 void load_state(const Problem& p, int n, int h, std::vector<float>& S) {
   const int K = p.K, V = p.V;
@@ -550,6 +632,8 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
   ValueScratch scratch(K, V);
   std::vector<std::vector<float>> states(group, std::vector<float>(static_cast<size_t>(K) * V));
   const bool lookahead = emulation.lookahead && emulation.operands != OperandFormat::kFp16Scaled;
+  const bool one_product = emulation.one_product && !lookahead && emulation.operands != OperandFormat::kFp16Scaled;
+  OneProductKeys one_keys(one_product ? K : 0);
   PreviousKeys prev_keys(K);
   std::vector<PreviousValues> prev(lookahead ? group : 0, PreviousValues(K, V));
 
@@ -561,6 +645,12 @@ void chunked_f32(const Problem& p, float* out, float* final_state, ChunkedStats*
       for (int64_t t0 = begin; t0 < end; t0 += kChunk) {
         const int len = static_cast<int>((end - t0 < kChunk) ? end - t0 : kChunk);
         chunk_factors(p, t0, len, kh, keys, f, stats, emulation);
+        if (one_product) {
+          one_product_keys(K, f, one_keys, emulation.operands);
+          for (int r = 0; r < group; ++r)
+            state_pass_one_product(p, t0, kh * group + r, f, one_keys, states[r], scratch, out, emulation.operands);
+          continue;
+        }
         for (int r = 0; r < group; ++r)
           state_pass(p, t0, kh * group + r, f, states[r], scratch, out, emulation.operands,
                      emulation.output_products, lookahead ? &prev_keys : nullptr,

@@ -906,5 +906,49 @@ TEST(OperandPrecision, FirstProductOneChunkAhead) {
   EXPECT_TRUE(formed_otherwise);
 }
 
+// The state's chain as one product per chunk (reference.h, Emulation::one_product): S1 = gamma S0 +
+// A S0 + Kend^T Y, O = scale (Q' S0 + M Y), with A = -Kend^T T Kb and Q' = Qg - M T Kb formed in
+// the key side. In fp32 it is the same sum reassociated. With TF32 operands it rounds A and Q'
+// (formed from rounded factors) where the plain chain rounds R and U. The errors are printed for
+// docs/performance.md.
+TEST(OperandPrecision, ChainAsOneProduct) {
+  std::vector<ScaledRow> rows(std::begin(kScaledRows), std::end(kScaledRows));
+  rows.push_back({"model-like, wipe mix", 512, {DecayKind::kWipeMix, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f});
+  rows.push_back({"model-like, strong then weak", 512, {DecayKind::kStrongThenWeak, -1e-4f}, Inputs::kModelLike, 1.0f, 1.0f});
+  rows.push_back({"erasing", 512, {DecayKind::kUniform, -0.01f}, Inputs::kModelLike, 1.0f, 1.0f});
+  const char* names[4] = {"fp32", "fp32, one product", "tf32", "tf32, one product"};
+  for (const ScaledRow& r : rows) {
+    Data d = scaled_data(r);
+    if (std::strcmp(r.name, "erasing") == 0) {  // as in FirstProductOneChunkAhead
+      const int64_t kq = int64_t(d.Hq) * kK, kv = int64_t(d.Hv) * kV;
+      for (int64_t t = 0; t < d.T(); ++t)
+        if ((t / 64) % 2 == 1) {
+          for (int64_t c = 0; c < kq; ++c) d.k[t * kq + c] = d.k[(t - 64) * kq + c], d.b[t * kq + c] = 1.0f;
+          for (int64_t c = 0; c < kv; ++c) d.v[t * kv + c] = 0.0f;
+        }
+    }
+    const Problem p = d.problem();
+    const Reference ref = run_tokenwise(p, true);
+    double err_out[4], err_state[4];
+    for (int v = 0; v < 4; ++v) {
+      Emulation em;
+      em.operands = v < 2 ? OperandFormat::kFp32 : OperandFormat::kTf32;
+      em.one_product = (v % 2) == 1;
+      std::vector<float> out(ref.out.size()), state(ref.state.size());
+      chunked_f32(p, out.data(), state.data(), nullptr, em);
+      for (float& x : out) x = round_to_bf16(x);
+      err_out[v] = rel_error(out, ref.out);
+      err_state[v] = rel_error(state, ref.state);
+      std::printf("  operands %-22s %-28s T=%d: output %.3e (bf16-rounded), final state %.3e\n", names[v], r.name,
+                  r.T, err_out[v], err_state[v]);
+    }
+    EXPECT_LE(err_state[1], 1e-5) << r.name;  // in fp32, a reassociation
+    EXPECT_LE(err_out[3], 4e-3) << r.name;    // the GPU tests' tolerances
+    EXPECT_LE(err_state[3], 3e-3) << r.name;
+    EXPECT_LE(err_out[3], 1.25 * err_out[2]) << r.name;  // within a quarter of the plain chain's error
+    EXPECT_LE(err_state[3], 1.25 * err_state[2]) << r.name;
+  }
+}
+
 }  // namespace
 }  // namespace gdn2::reference
