@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session of 2026-12-07 from 14:22, call 2 (prepared; refused: too little device time left). Call
+# Session of 2026-12-07 from 14:22, call 2 (prepared; refused there: too little device time left;
+# run in the session from 16:01: README, call 2). Call
 # 1's timeline: the state warpgroups wait about 200 cycles past the second barrier for M, Kend^T,
 # gamma (issued at the first barrier, landed about 2,150 cycles later), and RU about 300 cycles
 # into the chunk for Kb (issued at the previous second barrier). mkend-ktq-probe.patch (on
