@@ -848,60 +848,81 @@ TEST(OperandPrecision, SixteenBitOutputProductsLeaveTheStateAndStayWithinTheOutp
   }
 }
 
-// The chain's first product one chunk ahead (reference.h, Emulation::lookahead; docs/performance.md,
-// "The first product one block ahead"): Kb_c S_c formed as (Kb_c gamma_{c-1}) S_{c-1} + C U_{c-1}.
-// In fp32 it is the same sum reassociated, so it stays at fp32's error. With TF32 operands it rounds
-// two products where the plain chain rounds one state, so it loses more where the state cancels
-// ("erasing": the delta rule undoing the chunk before); it must stay within the GPU tests'
-// tolerances and within a quarter of the plain chain's error. The errors are printed for
-// docs/performance.md.
-TEST(OperandPrecision, FirstProductOneChunkAhead) {
+// The rows of the chain's what-ifs below: the scaled rows, two more model-like ones, and
+// "erasing", where the state cancels: every odd chunk repeats the even chunk's keys with b = 1 and
+// v = 0, so that the delta rule erases what the chunk before wrote (S_c small against its two
+// terms gamma S_{c-1} and Kend^T U_{c-1}).
+std::vector<ScaledRow> chain_rows() {
   std::vector<ScaledRow> rows(std::begin(kScaledRows), std::end(kScaledRows));
   rows.push_back({"model-like, wipe mix", 512, {DecayKind::kWipeMix, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f});
   rows.push_back({"model-like, strong then weak", 512, {DecayKind::kStrongThenWeak, -1e-4f}, Inputs::kModelLike, 1.0f, 1.0f});
   rows.push_back({"erasing", 512, {DecayKind::kUniform, -0.01f}, Inputs::kModelLike, 1.0f, 1.0f});
-  const char* names[4] = {"fp32", "fp32, one chunk ahead", "tf32", "tf32, one chunk ahead"};
+  return rows;
+}
+
+// The plain chain and a what-if of it (`what_if` sets it on an Emulation), each with fp32 and with
+// TF32 operands (index 0: fp32, 1: fp32 what-if, 2: TF32, 3: TF32 what-if), on one of chain_rows:
+// the outputs (bf16-rounded) and final states against the token-by-token reference, printed for
+// docs/performance.md.
+struct ChainRun {
+  double err_out[4], err_state[4];
+  std::vector<float> outs[4];  // fp32, before the bf16 rounding
+};
+ChainRun run_chain_what_if(const ScaledRow& r, const char* const (&names)[4], void (*what_if)(Emulation&)) {
+  Data d = scaled_data(r);
+  if (std::strcmp(r.name, "erasing") == 0) {
+    const int64_t kq = int64_t(d.Hq) * kK, kv = int64_t(d.Hv) * kV;
+    for (int64_t t = 0; t < d.T(); ++t)
+      if ((t / 64) % 2 == 1) {
+        for (int64_t c = 0; c < kq; ++c) d.k[t * kq + c] = d.k[(t - 64) * kq + c], d.b[t * kq + c] = 1.0f;
+        for (int64_t c = 0; c < kv; ++c) d.v[t * kv + c] = 0.0f;
+      }
+  }
+  const Problem p = d.problem();
+  const Reference ref = run_tokenwise(p, true);
+  ChainRun run;
+  for (int v = 0; v < 4; ++v) {
+    Emulation em;
+    em.operands = v < 2 ? OperandFormat::kFp32 : OperandFormat::kTf32;
+    if (v % 2 == 1) what_if(em);
+    std::vector<float>& out = run.outs[v];
+    std::vector<float> state(ref.state.size());
+    out.resize(ref.out.size());
+    chunked_f32(p, out.data(), state.data(), nullptr, em);
+    std::vector<float> rounded(out);
+    for (float& x : rounded) x = round_to_bf16(x);
+    run.err_out[v] = rel_error(rounded, ref.out);
+    run.err_state[v] = rel_error(state, ref.state);
+    std::printf("  operands %-22s %-28s T=%d: output %.3e (bf16-rounded), final state %.3e\n", names[v], r.name, r.T,
+                run.err_out[v], run.err_state[v]);
+  }
+  return run;
+}
+
+// What both what-ifs must keep: in fp32 a reassociation; with TF32 operands within the GPU tests'
+// tolerances and within a quarter of the plain chain's error.
+void expect_chain_accuracy(const ScaledRow& r, const ChainRun& run) {
+  EXPECT_LE(run.err_state[1], 1e-5) << r.name;
+  EXPECT_LE(run.err_out[3], 4e-3) << r.name;
+  EXPECT_LE(run.err_state[3], 3e-3) << r.name;
+  EXPECT_LE(run.err_out[3], 1.25 * run.err_out[2]) << r.name;
+  EXPECT_LE(run.err_state[3], 1.25 * run.err_state[2]) << r.name;
+}
+
+// The chain's first product one chunk ahead (reference.h, Emulation::lookahead; docs/performance.md,
+// "The first product one block ahead"): Kb_c S_c formed as (Kb_c gamma_{c-1}) S_{c-1} + C U_{c-1}.
+// In fp32 it is the same sum reassociated, so it stays at fp32's error. With TF32 operands it rounds
+// two products where the plain chain rounds one state, so it loses more where the state cancels
+// ("erasing": the delta rule undoing the chunk before).
+TEST(OperandPrecision, FirstProductOneChunkAhead) {
+  const char* const names[4] = {"fp32", "fp32, one chunk ahead", "tf32", "tf32, one chunk ahead"};
   // The other sum was formed: outputs not bit for bit the plain chain's somewhere (not in every
   // row: where every chunk starts with strong decays, Kb S is below the output's precision).
   bool formed_otherwise = false;
-  for (const ScaledRow& r : rows) {
-    Data d = scaled_data(r);
-    if (std::strcmp(r.name, "erasing") == 0) {
-      // Where the state cancels: every odd chunk repeats the even chunk's keys with b = 1 and
-      // v = 0, so that the delta rule erases what the chunk before wrote (S_c small against its
-      // two terms gamma S_{c-1} and Kend^T U_{c-1}).
-      const int64_t kq = int64_t(d.Hq) * kK, kv = int64_t(d.Hv) * kV;
-      for (int64_t t = 0; t < d.T(); ++t)
-        if ((t / 64) % 2 == 1) {
-          for (int64_t c = 0; c < kq; ++c) d.k[t * kq + c] = d.k[(t - 64) * kq + c], d.b[t * kq + c] = 1.0f;
-          for (int64_t c = 0; c < kv; ++c) d.v[t * kv + c] = 0.0f;
-        }
-    }
-    const Problem p = d.problem();
-    const Reference ref = run_tokenwise(p, true);
-    double err_out[4], err_state[4];
-    std::vector<float> outs[4];
-    for (int v = 0; v < 4; ++v) {
-      Emulation em;
-      em.operands = v < 2 ? OperandFormat::kFp32 : OperandFormat::kTf32;
-      em.lookahead = (v % 2) == 1;
-      std::vector<float>& out = outs[v];
-      std::vector<float> state(ref.state.size());
-      out.resize(ref.out.size());
-      chunked_f32(p, out.data(), state.data(), nullptr, em);
-      std::vector<float> rounded(out);
-      for (float& x : rounded) x = round_to_bf16(x);
-      err_out[v] = rel_error(rounded, ref.out);
-      err_state[v] = rel_error(state, ref.state);
-      std::printf("  operands %-22s %-28s T=%d: output %.3e (bf16-rounded), final state %.3e\n", names[v], r.name,
-                  r.T, err_out[v], err_state[v]);
-    }
-    formed_otherwise = formed_otherwise || outs[3] != outs[2];  // fp32 outputs
-    EXPECT_LE(err_state[1], 1e-5) << r.name;         // in fp32, a reassociation
-    EXPECT_LE(err_out[3], 4e-3) << r.name;           // the GPU tests' tolerances
-    EXPECT_LE(err_state[3], 3e-3) << r.name;
-    EXPECT_LE(err_out[3], 1.25 * err_out[2]) << r.name;  // within a quarter of the plain chain's error
-    EXPECT_LE(err_state[3], 1.25 * err_state[2]) << r.name;
+  for (const ScaledRow& r : chain_rows()) {
+    const ChainRun run = run_chain_what_if(r, names, [](Emulation& em) { em.lookahead = true; });
+    formed_otherwise = formed_otherwise || run.outs[3] != run.outs[2];
+    expect_chain_accuracy(r, run);
   }
   EXPECT_TRUE(formed_otherwise);
 }
@@ -909,45 +930,11 @@ TEST(OperandPrecision, FirstProductOneChunkAhead) {
 // The state's chain as one product per chunk (reference.h, Emulation::one_product): S1 = gamma S0 +
 // A S0 + Kend^T Y, O = scale (Q' S0 + M Y), with A = -Kend^T T Kb and Q' = Qg - M T Kb formed in
 // the key side. In fp32 it is the same sum reassociated. With TF32 operands it rounds A and Q'
-// (formed from rounded factors) where the plain chain rounds R and U. The errors are printed for
-// docs/performance.md.
+// (formed from rounded factors) where the plain chain rounds R and U.
 TEST(OperandPrecision, ChainAsOneProduct) {
-  std::vector<ScaledRow> rows(std::begin(kScaledRows), std::end(kScaledRows));
-  rows.push_back({"model-like, wipe mix", 512, {DecayKind::kWipeMix, 0.0f}, Inputs::kModelLike, 1.0f, 1.0f});
-  rows.push_back({"model-like, strong then weak", 512, {DecayKind::kStrongThenWeak, -1e-4f}, Inputs::kModelLike, 1.0f, 1.0f});
-  rows.push_back({"erasing", 512, {DecayKind::kUniform, -0.01f}, Inputs::kModelLike, 1.0f, 1.0f});
-  const char* names[4] = {"fp32", "fp32, one product", "tf32", "tf32, one product"};
-  for (const ScaledRow& r : rows) {
-    Data d = scaled_data(r);
-    if (std::strcmp(r.name, "erasing") == 0) {  // as in FirstProductOneChunkAhead
-      const int64_t kq = int64_t(d.Hq) * kK, kv = int64_t(d.Hv) * kV;
-      for (int64_t t = 0; t < d.T(); ++t)
-        if ((t / 64) % 2 == 1) {
-          for (int64_t c = 0; c < kq; ++c) d.k[t * kq + c] = d.k[(t - 64) * kq + c], d.b[t * kq + c] = 1.0f;
-          for (int64_t c = 0; c < kv; ++c) d.v[t * kv + c] = 0.0f;
-        }
-    }
-    const Problem p = d.problem();
-    const Reference ref = run_tokenwise(p, true);
-    double err_out[4], err_state[4];
-    for (int v = 0; v < 4; ++v) {
-      Emulation em;
-      em.operands = v < 2 ? OperandFormat::kFp32 : OperandFormat::kTf32;
-      em.one_product = (v % 2) == 1;
-      std::vector<float> out(ref.out.size()), state(ref.state.size());
-      chunked_f32(p, out.data(), state.data(), nullptr, em);
-      for (float& x : out) x = round_to_bf16(x);
-      err_out[v] = rel_error(out, ref.out);
-      err_state[v] = rel_error(state, ref.state);
-      std::printf("  operands %-22s %-28s T=%d: output %.3e (bf16-rounded), final state %.3e\n", names[v], r.name,
-                  r.T, err_out[v], err_state[v]);
-    }
-    EXPECT_LE(err_state[1], 1e-5) << r.name;  // in fp32, a reassociation
-    EXPECT_LE(err_out[3], 4e-3) << r.name;    // the GPU tests' tolerances
-    EXPECT_LE(err_state[3], 3e-3) << r.name;
-    EXPECT_LE(err_out[3], 1.25 * err_out[2]) << r.name;  // within a quarter of the plain chain's error
-    EXPECT_LE(err_state[3], 1.25 * err_state[2]) << r.name;
-  }
+  const char* const names[4] = {"fp32", "fp32, one product", "tf32", "tf32, one product"};
+  for (const ScaledRow& r : chain_rows())
+    expect_chain_accuracy(r, run_chain_what_if(r, names, [](Emulation& em) { em.one_product = true; }));
 }
 
 }  // namespace
