@@ -74,12 +74,12 @@ struct Emulation {
   // sums of its operands) rounded to `operands`' format as they enter the products. The output's
   // Qg S and the state update keep their products. With kFp16Scaled `operands`, not emulated.
   bool lookahead = false;
-  // What-if: the state's chain as one product per chunk (docs/performance.md, "Where the
-  // remaining gap lies", the one-product chain): S1 = gamma S0 + A S0 + Kend^T Y and
-  // O = scale (Q' S0 + M Y), with A = -Kend^T (T Kb) and Q' = Qg - M (T Kb) formed from the
-  // factors as a phase 1 would (fp32 sums of the factors' operands, `operands`' format as they
-  // enter the next product) and Y = T (w.v) beside the chain. Not with kFp16Scaled `operands`
-  // nor with `lookahead`.
+  // What-if: the state's chain as one product per chunk (docs/performance.md, "The 32-channel
+  // pass's schedule", steps 7 and 8: as accurate as the chain; no faster in a timing probe):
+  // S1 = gamma S0 + A S0 + Kend^T Y and O = scale (Q' S0 + M Y), with A = -Kend^T (T Kb) and
+  // Q' = Qg - M (T Kb) formed from the factors as a phase 1 would (fp32 sums of the factors'
+  // operands, `operands`' format as they enter the next product) and Y = T (w.v) beside the
+  // chain. Not with kFp16Scaled `operands` nor with `lookahead`.
   bool one_product = false;
 };
 
