@@ -420,6 +420,29 @@ struct PreviousValues {
   PreviousValues(int K, int V) : Sop(K * V), U(kChunk * V) {}
 };
 
+// O = scale (Q S0 + M U) for the n rows of a chunk from token t0 of value head h, into `out`:
+// Q [n][K], S0 [K][V], M [n][n] (its lower part read), U [n][V]; O [n][V] is scratch.
+void store_output(const Problem& p, int64_t t0, int h, int n, const float* Q, const float* S0, const float* M,
+                  const float* U, float* O, float* out) {
+  const int K = p.K, V = p.V;
+  for (int i = 0; i < n; ++i) {
+    float* Oi = &O[i * V];
+    for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
+    for (int c = 0; c < K; ++c) {
+      const float q = Q[i * K + c];
+      const float* S0c = &S0[c * V];
+      for (int v = 0; v < V; ++v) Oi[v] += q * S0c[v];
+    }
+    for (int j = 0; j <= i; ++j) {
+      const float m = M[i * n + j];
+      const float* Uj = &U[j * V];
+      for (int v = 0; v < V; ++v) Oi[v] += m * Uj[v];
+    }
+    float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
+    for (int v = 0; v < V; ++v) dst[v] = p.scale * Oi[v];
+  }
+}
+
 // One chunk of one value head; S (the state, [K][V]) goes from S0 to S1 in place.
 //   R = w.v - Kb S0;  U = T R;  O = scale (Qg S0 + M U);  S1 = gamma . S0 + Kend^T U
 // With `prev` (Emulation::lookahead, not the sequence's first chunk), Kb S0 is formed one chunk
@@ -485,22 +508,7 @@ void state_pass(const Problem& p, int64_t t0, int h, const ChunkFactors& f, std:
     round_matrix(x.Uo, n, V, ScaleGroup::kColumns, out_fmt);
   }
 
-  for (int i = 0; i < n; ++i) {
-    float* Oi = &x.O[i * V];
-    for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
-    for (int c = 0; c < K; ++c) {
-      const float qg = x.Qo[i * K + c];
-      const float* S0c = &x.So[c * V];
-      for (int v = 0; v < V; ++v) Oi[v] += qg * S0c[v];
-    }
-    for (int j = 0; j <= i; ++j) {
-      const float m = x.Mo[i * n + j];
-      const float* Uj = &x.Uo[j * V];
-      for (int v = 0; v < V; ++v) Oi[v] += m * Uj[v];
-    }
-    float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
-    for (int v = 0; v < V; ++v) dst[v] = p.scale * Oi[v];
-  }
+  store_output(p, t0, h, n, x.Qo.data(), x.So.data(), x.Mo.data(), x.Uo.data(), x.O.data(), out);
 
   for (int c = 0; c < K; ++c) {
     float* S1c = &x.S1[c * V];
@@ -572,20 +580,7 @@ void state_pass_one_product(const Problem& p, int64_t t0, int h, const ChunkFact
     }
   }
   round_matrix(x.U, n, V, ScaleGroup::kColumns, fmt);
-  for (int i = 0; i < n; ++i) {
-    float* Oi = &x.O[i * V];
-    for (int v = 0; v < V; ++v) Oi[v] = 0.0f;
-    for (int c = 0; c < K; ++c) {
-      const float q = k.Qp[i * K + c];
-      for (int v = 0; v < V; ++v) Oi[v] += q * x.Sop[c * V + v];
-    }
-    for (int j = 0; j <= i; ++j) {
-      const float m = f.M[i * n + j];
-      for (int v = 0; v < V; ++v) Oi[v] += m * x.U[j * V + v];
-    }
-    float* dst = out + (static_cast<size_t>(t0 + i) * p.Hv + h) * V;
-    for (int v = 0; v < V; ++v) dst[v] = p.scale * Oi[v];
-  }
+  store_output(p, t0, h, n, k.Qp.data(), x.Sop.data(), f.M.data(), x.U.data(), x.O.data(), out);
   for (int c = 0; c < K; ++c) {
     float* S1c = &x.S1[c * V];
     const float gc = f.gamma[c];
