@@ -284,7 +284,15 @@ def build_solver(p, g, c, m, n, own, consumers, ctas, blocks, exact_mask, slots,
 
 def check(p, form, blocks, exact_mask):
     """The faults of one configuration (an empty list where there are none)."""
-    g, init, tma_done = build(p, form, blocks, exact_mask)
+    return check_graph(*build(p, form, blocks, exact_mask))
+
+
+def check_graph(g, init, tma_done):
+    """The faults of a built graph (Graph: every thread's ops in order; init: each barrier's arrival
+    count; tma_done: the completion node of each block's raw-stage copy). Ops: ("arrive", barrier,
+    index, count, block), ("wait", barrier, index, block), ("R" or "W", buffer, index, block,
+    field), ("issue", raw barrier, index, block) and others that only order (joins, copies). Also
+    used by scripts/state_pass_protocol_model.py."""
     ops, errors = g.ops, []
     arrivals, waits = defaultdict(list), []
     for i, op in enumerate(ops):
