@@ -20,7 +20,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "kernels/device_common.cuh"
+
 namespace {
+using namespace gdn2;
 
 constexpr int kRounds = 48, kWarmRounds = 16;  // rounds timed: kWarmRounds .. kRounds - 1
 constexpr int kSlots = 16;                     // chunk slots per source (rounds cycle through them)
@@ -40,37 +43,13 @@ __host__ __device__ constexpr uint32_t round_bytes() {
 }
 constexpr uint32_t kRoundBytes = round_bytes();
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ uint32_t cluster_rank() {
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
-}
-__device__ __forceinline__ void expect_bytes(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void copy(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   smem_u32(dst)),
-               "l"(src), "r"(bytes), "r"(smem_u32(bar))
-               : "memory");
-}
+// The multicast form of kernels::bulk_copy (the library's passes do not multicast).
 __device__ __forceinline__ void copy_multicast(void* dst, const void* src, uint32_t bytes, uint64_t* bar,
                                                uint16_t mask) {
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;" ::"r"(
-          smem_u32(dst)),
-      "l"(src), "r"(bytes), "r"(smem_u32(bar)), "h"(mask)
-      : "memory");
-}
-__device__ __forceinline__ void wait_phase(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT;\n}" ::"r"(
-          smem_u32(bar)),
-      "r"(parity)
+          kernels::smem_u32(dst)),
+      "l"(src), "r"(bytes), "r"(kernels::smem_u32(bar)), "h"(mask)
       : "memory");
 }
 
@@ -80,31 +59,31 @@ __global__ void copy_rounds(const char* src, int share, long long* cycles) {
   extern __shared__ __align__(128) char smem[];
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + kRoundBytes);
   const int source = blockIdx.x / share;
-  const int rank = kMulticast ? int(cluster_rank()) : 0;
+  const int rank = kMulticast ? int(kernels::cluster_rank()) : 0;
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    kernels::mbarrier_init(bar, 1);
+    kernels::fence_barrier_init();
   }
   __syncthreads();
-  if (kMulticast) cluster_sync();
+  if (kMulticast) kernels::cluster_sync();
   for (int r = 0; r < kRounds; ++r) {
     const char* block = src + (int64_t(source) * kSlots + r % kSlots) * kRoundBytes;
     long long t0 = 0;
     if (threadIdx.x == 0) {
-      expect_bytes(bar, kRoundBytes);
+      kernels::mbarrier_expect_bytes(bar, kRoundBytes);
       t0 = clock64();
       uint32_t at = 0;
       for (int i = 0; i < kPieces; ++i) {
         const uint32_t n = piece_bytes(i);
-        if (!kMulticast) copy(smem + at, block + at, n, bar);
+        if (!kMulticast) kernels::bulk_copy(smem + at, block + at, n, bar);
         else if (i % share == rank) copy_multicast(smem + at, block + at, n, bar, uint16_t((1u << share) - 1));
         at += n;
       }
-      wait_phase(bar, uint32_t(r) & 1);
+      kernels::mbarrier_wait(bar, uint32_t(r) & 1);
       cycles[int64_t(blockIdx.x) * kRounds + r] = clock64() - t0;
     }
     // Every CTA of the cluster has landed round r before any issues round r + 1 into it.
-    if (kMulticast) cluster_sync();
+    if (kMulticast) kernels::cluster_sync();
   }
 }
 
