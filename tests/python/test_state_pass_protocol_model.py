@@ -48,3 +48,30 @@ def test_counts_follow_the_cluster():
     assert init["empty_kq@0"] == 128 + 4 and init["empty_t@1"] == 128 + 4 and init["empty_kq@1"] == 128
     init["empty_kq@0"] = 128
     assert any(f.startswith("arrivals on ('empty_kq@0'") for f in model.check_graph(g, init, done))
+
+
+@pytest.mark.parametrize("ctas", [1, 2, 4])
+def test_ss_clusters_check_clean(ctas):
+    # state_pass_ss.cuh with mc.patch: the cluster of a head's four CTAs (also two, or one)
+    count, first = model.sweep(model.SsProtocol(ctas=ctas), max_chunks=6)
+    assert count == 6
+    assert first is None, first
+
+
+@pytest.mark.parametrize("fault, expected", [
+    # the copying CTA multicasts without waiting until every CTA has freed its buffer
+    (dict(copier_waits_freed=False), "race on ('kb@1', 0, 'rows'): R of block 0 and the write of block 1"),
+    # M/Kend^T/gamma refilled before the CTA barrier after its readers of the previous chunk
+    (dict(mk_after_first_barrier=False), "race on ('mk@0', 0, 'rows'): R of block 0 and the write of block 1"),
+])
+def test_ss_faults_are_found(fault, expected):
+    faults = model.check(model.SsProtocol(**fault), 2)
+    assert any(f.startswith(expected) for f in faults), faults
+    assert model.check(model.SsProtocol(), 2) == []
+
+
+def test_ss_freed_counts_one_arrival_per_cta():
+    g, init, done = model.build_ss(model.SsProtocol(), 2)
+    assert init["freed_kb@0"] == 4 and init["full_mk@3"] == 2
+    init["freed_kb@0"] = 3
+    assert any(f.startswith("arrivals on ('freed_kb@0'") for f in model.check_graph(g, init, done))
