@@ -108,13 +108,15 @@ int main() {
   cudaFuncSetAttribute(copy_rounds<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   // The cases: one CTA alone; the 32-channel pass on S2 (64 CTAs, 4 per key head); the 64-channel
   // pass on S4 (128 CTAs, 8 per key head); every SM with its own source; multicast in clusters of
-  // 2 and 4 where CTAs share.
+  // 2, 4 and 8 where CTAs share. "at once": how many of the case's CTAs can be resident together
+  // (cudaOccupancyMaxActiveClusters: clusters must fit within a GPC, one CTA per SM here), so
+  // that a case whose CTAs do not all fit is seen as such.
   const std::vector<Case> cases = {{1, 1, false},  {16, 1, false},  {64, 4, false},  {64, 4, true},
                                    {64, 2, true},  {128, 8, false}, {128, 2, true},  {128, 4, true},
-                                   {sms, 1, false}, {132, 4, false}, {132, 4, true}};
+                                   {128, 8, true},  {sms, 1, false}, {132, 4, false}, {132, 4, true}};
   std::printf("GPU %s, %d SMs, %u bytes per round in %d copies\n", prop.name, sms, kRoundBytes, kPieces);
-  std::printf("| CTAs | share | mode | median cycles | p90 cycles | B per SM cycle | aggregate TB/s |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("| CTAs | share | mode | at once | median cycles | p90 cycles | B per SM cycle | aggregate TB/s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const Case& c : cases) {
     if (c.ctas > sms || c.ctas % c.share != 0) continue;
     const int sources = c.ctas / c.share;
@@ -134,6 +136,10 @@ int main() {
     attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
+    int clusters = 0;
+    const cudaError_t occ = c.multicast ? cudaOccupancyMaxActiveClusters(&clusters, copy_rounds<true>, &cfg)
+                                        : cudaOccupancyMaxActiveClusters(&clusters, copy_rounds<false>, &cfg);
+    const int at_once = occ == cudaSuccess ? std::min(c.ctas, clusters * int(attr.val.clusterDim.x)) : -1;
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
@@ -158,8 +164,8 @@ int main() {
     std::sort(timed.begin(), timed.end());
     const long long med = timed[timed.size() / 2], p90 = timed[timed.size() * 9 / 10];
     const double tbs = double(c.ctas) * kRounds * kRoundBytes / (best_ms * 1e-3) / 1e12;
-    std::printf("| %d | %d | %s | %lld | %lld | %.1f | %.2f |\n", c.ctas, c.share, c.multicast ? "multicast" : "plain", med,
-                p90, double(kRoundBytes) / double(med), tbs);
+    std::printf("| %d | %d | %s | %d | %lld | %lld | %.1f | %.2f |\n", c.ctas, c.share, c.multicast ? "multicast" : "plain",
+                at_once, med, p90, double(kRoundBytes) / double(med), tbs);
     cudaFree(src);
     cudaFree(cycles);
     cudaEventDestroy(e0);
