@@ -46,6 +46,11 @@ class Protocol:
     remote_release: bool = True       # the other CTAs' consumers release on the issuer's `empty`
 
 
+def name(x, c):
+    """Barrier or buffer x of CTA c."""
+    return f"{x}@{c}"
+
+
 def issuer_of(p, group):
     return 0 if p.ctas == 1 or group == "kq" else 1
 
@@ -54,9 +59,6 @@ def build(p, chunks):
     g = Graph()
     start = g.node(("init",))
     init = {}
-
-    def name(x, c):
-        return f"{x}@{c}"
 
     def buffers(group):
         return p.mk_stages if group == "mk" else 1
@@ -130,9 +132,6 @@ def build_ss(p, chunks):
     g = Graph()
     start = g.node(("init",))
     init = {}
-
-    def name(x, c):
-        return f"{x}@{c}"
 
     for c in range(p.ctas):
         for group in SS_GROUPS:
