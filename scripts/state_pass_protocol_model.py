@@ -111,11 +111,10 @@ def build(p, chunks):
 class SsProtocol:
     """The 32-channel pass (src/kernels/state_pass_ss.cuh) with a head's four CTAs in a cluster:
     CTA rank g copies factor group g (Kb, T, Qg, M/Kend^T/gamma) into all of them (with fewer
-    CTAs, rank g mod ctas). Each CTA has
-    one buffer per group. In every CTA, per chunk c: a CTA barrier, then its issuer (a thread of a
-    state warpgroup) expects M/Kend^T/gamma's fill c; RU reads Kb and T, Out reads Qg; a second CTA
-    barrier, then the issuer expects Kb, T and Qg's fill c + 1; Out and both state warpgroups read
-    M/Kend^T/gamma. For each group it expects, the issuer first tells the copying CTA that its
+    CTAs, rank g mod ctas). Each CTA has one buffer per group. In every CTA, per chunk c: a CTA
+    barrier, then its issuer (a thread of a state warpgroup) expects M/Kend^T/gamma's fill c; RU
+    reads Kb and T, Out reads Qg; a second CTA barrier, then the issuer expects Kb, T and Qg's
+    fill c + 1; Out and both state warpgroups read M/Kend^T/gamma. For each group it expects, the issuer first tells the copying CTA that its
     buffer is free (a remote arrival on that CTA's `freed`, one per CTA and refill); the copying
     CTA's issuer then waits on `freed` and multicasts the group into every CTA."""
     ctas: int = 4
