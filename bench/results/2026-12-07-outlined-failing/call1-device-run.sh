@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in the session of 2026-12-07 from 20:45 (no device was lent in it). Carry:
+# Prepared in the session of 2026-12-07 from 20:45 while the device's loans were paused; run in call1-h100/. Carry:
 # tools_tmp/ol.tgz (ab1/main = main's kernels, built at 9afead8; ab1/ol = cc4c6cd with ol.patch);
 # bench/results moved out. Run with a timeout of about 560 s.
 #  1. A/B main -> ol, three rounds, the rows of the persistent 128-channel form (S3,
