@@ -11,7 +11,7 @@
 #     400 sequences, past the staging's 320, direct), as time allows.
 set -u
 t0=$(date +%s)
-left() { echo $(( 540 - ($(date +%s) - t0) )); }
+left() { echo $(( 450 - ($(date +%s) - t0) )); }
 tar xzf tools_tmp/spl.tgz -C tools_tmp || exit 2
 mkdir -p $OUT/r
 BASE=main VARIANTS="sps spl" AB_TOOLS=$PWD/tools_tmp/ab1 ROUNDS=${ROUNDS:-5} LENGTHS=0 TIMELINE_ROWS= CHECKS=0 \
