@@ -133,6 +133,7 @@ bool same_view(const TensorView& a, const TensorView& b) {
 // `stride` elements apart (a multiple of 4, at least a slot's size; the kernels access 4 elements
 // at a time at most, so 4 elements' bytes is the alignment); slots = N without state indices, any
 // number >= 1 with them (a pool). `indices`, where defined: int32 [N], the slot of each sequence.
+constexpr int64_t kMaxStateSpan = int64_t(1) << 60;
 Status check_state(const char* name, const char* indices_name, const TensorView& t, const TensorView& indices,
                    int device, int64_t N, int64_t Hv, int64_t V, int64_t K) {
   Status s;
@@ -162,6 +163,11 @@ Status check_state(const char* name, const char* indices_name, const TensorView&
     return fail(StatusCode::kInvalidArgument,
                 "%s: expected the first stride to be a multiple of 4 and at least Hv * V * K = %lld (one state "
                 "slot), got %lld", name, (long long)slot_elems, (long long)t.strides[0]);
+  // The slots' span in int64 (byte_range, the kernels' slot offsets): no tensor in memory comes near.
+  if (t.sizes[0] > 1 && t.strides[0] > kMaxStateSpan / (t.sizes[0] - 1))
+    return fail(StatusCode::kInvalidArgument,
+                "%s: expected (slots - 1) * first stride to be at most 2^60 elements, got %lld slots %lld apart", name,
+                (long long)t.sizes[0], (long long)t.strides[0]);
   if (!pooled) return s;
   if ((s = check_tensor(indices_name, indices, DType::kInt32, 1, "[N]", device, 4)).code != StatusCode::kOk) return s;
   return check_shape(indices_name, indices, {N}, "[N] (one slot per sequence)");
@@ -479,6 +485,23 @@ Algorithm pick_among(const Estimates& e, unsigned among) {
 }
 constexpr unsigned kAllPaths = 1u << int(Algorithm::kChunked) | 1u << int(Algorithm::kRecurrent) | 1u << int(Algorithm::kFused);
 
+// The paths kAuto may take: all three, but the chunked path only where its workspace (the factor
+// blocks, sized for the most chunks the sizes allow: floor(T / 64) + N per key head) is at most
+// kAutoWorkspaceRatio times the call's token bytes (q, k, g, b, v, w and the output), or at most
+// kAutoWorkspaceFloor. One long sequence's factor blocks take about one to 1.5 times its token bytes;
+// many short sequences take a whole block each (past 4,096 sequences, where the fused path is not
+// a candidate, 16,384 sequences of 4 tokens of 16 key heads would ask for 36.7 GB against 3.0 GB of
+// tokens). There kAuto keeps to the recurrent and fused paths, which need 1,280 bytes of workspace
+// and are correct for any length; an explicit kChunked still gets the chunked path.
+constexpr double kAutoWorkspaceRatio = 4.0;
+constexpr double kAutoWorkspaceFloor = double(size_t(1) << 30);
+unsigned auto_candidates(const ProblemShape& sh) {
+  const double token_bytes = double(sh.T) * double(sh.Hq * kHeadDimK * (2 + 2 + 4 + 2) + sh.Hv * kHeadDimV * (2 + 2 + 2));
+  const double chunked_bytes = double(workspace_layout(sh.T, sh.N, sh.Hq).total_bytes);
+  const bool chunked = chunked_bytes <= std::max(kAutoWorkspaceRatio * token_bytes, kAutoWorkspaceFloor);
+  return chunked ? kAllPaths : kAllPaths & ~(1u << int(Algorithm::kChunked));
+}
+
 }  // namespace
 
 LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
@@ -486,7 +509,7 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
   plan.shorter = plan.longer = choose_algorithm(a, sh, sms);
   if (a.algorithm != Algorithm::kAuto || a.max_seqlen > 0 || sh.N < 2) return plan;
   int64_t lo = (sh.T + sh.N - 1) / sh.N, hi = sh.T - sh.N + 1;
-  const Algorithm shorter = pick_among(estimate(sh, sms, lo), kAllPaths);
+  const Algorithm shorter = pick_among(estimate(sh, sms, lo), auto_candidates(sh));
   if (shorter == plan.longer) return plan;
   const unsigned pair = 1u << int(shorter) | 1u << int(plan.longer);
   auto between = [&](int64_t length) { return pick_among(estimate(sh, sms, length), pair); };
@@ -502,7 +525,7 @@ LaunchPlan plan_launch(const ForwardArgs& a, const ProblemShape& sh, int64_t sms
 Algorithm choose_algorithm(const ForwardArgs& a, const ProblemShape& sh, int64_t sms) {
   if (a.algorithm != Algorithm::kAuto) return a.algorithm;
   const int64_t longest = a.max_seqlen > 0 ? std::min(a.max_seqlen, sh.T - sh.N + 1) : sh.T - sh.N + 1;
-  return pick_among(estimate(sh, sms, longest), kAllPaths);
+  return pick_among(estimate(sh, sms, longest), auto_candidates(sh));
 }
 
 bool states_in_place(const ForwardArgs& a) {

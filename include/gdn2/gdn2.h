@@ -80,7 +80,8 @@ struct ForwardArgs {
   // pool's P touches no state: the sequence's output rows become NaN (validate_values reports it).
   // initial_state and final_state may be the same tensor (an in-place update: each sequence's slot
   // is read before it is written), with or without indices, provided no sequence writes a slot that
-  // another sequence reads; two sequences writing one slot leave it holding one of their states.
+  // another sequence reads; two sequences writing one slot leave it undefined (their CTAs' stores
+  // interleave: a mix of their states).
   // validate_values reports both (it compares every pair of sequences' slots).
   TensorView initial_state_indices;
   TensorView final_state_indices;
@@ -120,7 +121,9 @@ size_t forward_workspace_bytes(int64_t T, int64_t N, int64_t Hq);
 // Workspace this call needs (bytes, a multiple of 256): as above where its plan may run the chunked
 // path (kChunked, or kAuto picking it or leaving the choice to the device), else only a few flag
 // words (1,280 bytes), which is what kRecurrent and kFused calls, and kAuto calls that the sizes and
-// the max_seqlen hint settle on one of them, need. Reads the shapes of q, v and cu_seqlens, the
+// the max_seqlen hint settle on one of them, need. kAuto plans the chunked path only where that
+// workspace is at most 4 times the call's token bytes (q, k, g, b, v, w, output) or at most 1 GiB
+// (many short sequences would otherwise ask for a factor block each). Reads the shapes of q, v and cu_seqlens, the
 // algorithm and max_seqlen (and the device's multiprocessor count), no tensor memory; 0 where
 // those are not a valid call's (check_forward then says what is wrong).
 size_t forward_workspace_bytes(const ForwardArgs& args);

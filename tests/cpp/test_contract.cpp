@@ -194,6 +194,13 @@ const BadCase kBadCases[] = {
        a.final_state.strides[0] -= a.final_state.strides[0] % 4;
        a.output.data = static_cast<const char*>(a.final_state.data) + (int64_t(1) << 31);
      }},
+    {"pool whose span overflows int64", "final_state", [](ForwardArgs& a) {
+       // 2^50 slots of 2^17 elements: (P - 1) * stride wraps in int64, and the wrapped span would
+       // hide the overlap with output (placed in the pool's first slot).
+       a.final_state = view(10, DType::kFloat32, {int64_t(1) << 50, Hv, V, K});
+       a.final_state_indices = view(13, DType::kInt32, {N});
+       a.output.data = a.final_state.data;
+     }},
     {"output overlaps final_state_indices", "output", [](ForwardArgs& a) {
        a.final_state_indices = view(13, DType::kInt32, {N});
        a.output.data = a.final_state_indices.data;
@@ -543,6 +550,61 @@ TEST(AutoChoice, LongSequences) {
   EXPECT_EQ(int(gdn2::choose_algorithm(a, batch, 132)), int(gdn2::Algorithm::kFused));
   a.max_seqlen = 0;
   EXPECT_EQ(int(gdn2::choose_algorithm(a, batch, 132)), int(gdn2::Algorithm::kChunked));
+}
+
+// kAuto plans the chunked path only where its workspace is at most 4 times the call's token bytes
+// (or 1 GiB; src/contract.cpp, auto_candidates): many short sequences would ask for a factor block
+// each. Past 4,096 sequences (no fused path) 16,384 sequences of 4 tokens of 16 key and 32 value
+// heads asked for 36.7 GB (the device choosing between the recurrent and chunked paths) against
+// 3.0 GB of tokens; kAuto now takes the recurrent path there with 1,280 bytes, and an explicit
+// kChunked still gets its whole workspace.
+TEST(AutoChoice, ChunkedOnlyWithinItsWorkspaceBound) {
+  using gdn2::Algorithm;
+  auto args_of = [](int64_t n, int64_t len, int64_t hq, int64_t hv, int64_t hint) {
+    const int64_t t = n * len;
+    ForwardArgs a;
+    a.q = view(1, DType::kBFloat16, {t, hq, K});
+    a.v = view(5, DType::kBFloat16, {t, hv, V});
+    a.cu_seqlens = view(7, DType::kInt32, {n + 1});
+    a.max_seqlen = hint;
+    return a;
+  };
+  auto token_bytes = [](const ForwardArgs& a) {
+    return double(a.q.sizes[0]) * double(a.q.sizes[1] * K * 10 + a.v.sizes[1] * V * 6);
+  };
+  const size_t flags = gdn2::workspace_layout(1, 1, 1).flags_bytes;
+  // No hint: the sizes leave the chunked path possible (one sequence of 49,153 tokens), but its
+  // workspace is 12 times the tokens' bytes.
+  ForwardArgs many = args_of(16384, 4, 16, 32, 0);
+  const gdn2::ProblemShape sh = gdn2::shape_of(many);
+  const size_t full = gdn2::forward_workspace_bytes(sh.T, sh.N, sh.Hq);
+  ASSERT_GT(double(full), 4 * token_bytes(many));
+  const gdn2::LaunchPlan plan = gdn2::plan_launch(many, sh, 132);
+  EXPECT_NE(int(plan.shorter), int(Algorithm::kChunked));
+  EXPECT_NE(int(plan.longer), int(Algorithm::kChunked));
+  EXPECT_EQ(gdn2::forward_workspace_bytes(many), flags);
+  many.algorithm = Algorithm::kChunked;
+  EXPECT_EQ(gdn2::forward_workspace_bytes(many), full);
+  // With the hint, on either side of the bound (16 key and value heads, 16,384 sequences): 16 tokens
+  // each, 5.0 times the tokens' bytes, take the recurrent path; 32 tokens, 3.0 times, the chunked one,
+  // which the estimates prefer in both.
+  for (int64_t len : {16, 32}) {
+    const ForwardArgs a = args_of(16384, len, 16, 16, len);
+    const gdn2::ProblemShape s = gdn2::shape_of(a);
+    const double ratio = double(gdn2::forward_workspace_bytes(s.T, s.N, s.Hq)) / token_bytes(a);
+    const Algorithm expected = len == 16 ? Algorithm::kRecurrent : Algorithm::kChunked;
+    EXPECT_EQ(ratio > 4, len == 16) << len << ": " << ratio;
+    EXPECT_EQ(int(gdn2::choose_algorithm(a, s, 132)), int(expected)) << len;
+    EXPECT_EQ(gdn2::forward_workspace_bytes(a), expected == Algorithm::kChunked ? gdn2::forward_workspace_bytes(s.T, s.N, s.Hq) : flags) << len;
+  }
+  // Below 1 GiB the bound does not apply: 256 sequences of 8 tokens of 4 key heads (ratio 6.5)
+  // still leave the device the choice between the fused and chunked paths.
+  ForwardArgs small = args_of(256, 8, 4, 8, 0);
+  const gdn2::ProblemShape ss = gdn2::shape_of(small);
+  ASSERT_GT(double(gdn2::forward_workspace_bytes(ss.T, ss.N, ss.Hq)), 4 * token_bytes(small));
+  const gdn2::LaunchPlan small_plan = gdn2::plan_launch(small, ss, 132);
+  EXPECT_TRUE(small_plan.on_device());
+  EXPECT_EQ(int(small_plan.longer), int(Algorithm::kChunked));
 }
 
 // The uniform GVA-2 batches take the fused path with the hint since its estimates were refitted to
