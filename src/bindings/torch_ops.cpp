@@ -239,14 +239,16 @@ TORCH_LIBRARY(gdn2, m) {
   // The fake (meta) implementations are registered by this Python module; torch requires the
   // two names to agree.
   m.set_python_module("gdn2.ops");
+  // max_seqlen is a SymInt (the kernels take it as int64_t): an engine's per-batch hint then stays
+  // symbolic under torch.compile, where an `int` made Dynamo specialise and recompile per value.
   m.def(
       "forward(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, Tensor cu_seqlens, "
       "Tensor? initial_state, float scale, bool output_final_state, bool validate, "
-      "int algorithm=0, int max_seqlen=0, Tensor? initial_state_indices=None) -> (Tensor, Tensor)");
+      "int algorithm=0, SymInt max_seqlen=0, Tensor? initial_state_indices=None) -> (Tensor, Tensor)");
   m.def(
       "forward_out(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "
       "Tensor cu_seqlens, Tensor? initial_state, Tensor(a!) output, Tensor(b!)? final_state, "
-      "float scale, bool validate, int algorithm=0, int max_seqlen=0, Tensor? initial_state_indices=None, "
+      "float scale, bool validate, int algorithm=0, SymInt max_seqlen=0, Tensor? initial_state_indices=None, "
       "Tensor? final_state_indices=None) -> ()");
   m.def(
       "reference_tokenwise(Tensor q, Tensor k, Tensor v, Tensor g, Tensor b, Tensor w, "

@@ -44,6 +44,17 @@ def require_gpu_gdn2():
     return torch, gdn2
 
 
+def require_gdn2_op():
+    """Returns (torch, gdn2) with the op library loaded, GPU or not (tracing tests on meta tensors),
+    or skips the calling test module with the reason."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    try:
+        import gdn2
+    except (ImportError, OSError) as exc:  # the op library is not built, or not for this torch
+        pytest.skip(f"gdn2 is not importable: {exc}", allow_module_level=True)
+    return torch, gdn2
+
+
 def run_built_program(name, *args, timeout=120):
     """Runs the GPU test program `name` of the CMake build (GDN2_BUILD_DIR, default build/; built by
     scripts/test.sh) with `args` and returns its CompletedProcess, or skips the calling test where it
