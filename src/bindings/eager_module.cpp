@@ -31,7 +31,10 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q, const Tensor& k, const Tenso
                                  const Tensor&, const Tensor&, const OptionalTensor&, double, bool, bool,
                                  int64_t, int64_t, const OptionalTensor&)>();
   // Errors become the Python exceptions that torch.ops raises (ValueError for the contract's).
+  // Python's lock is released for the call, as torch.ops does: validate=True waits for the GPU, and
+  // the dispatcher takes the lock again for Python kernels (fake tensors, Python modes).
   HANDLE_TH_ERRORS
+  pybind11::gil_scoped_release unlocked;
   return op.call(q, k, v, g, b, w, cu_seqlens, initial_state, scale, output_final_state, validate, algorithm,
                  max_seqlen, initial_state_indices);
   END_HANDLE_TH_ERRORS_PYBIND
@@ -49,6 +52,7 @@ void forward_out(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor
                                          const Tensor&, const OptionalTensor&, double, bool, int64_t, int64_t,
                                          const OptionalTensor&, const OptionalTensor&)>();
   HANDLE_TH_ERRORS
+  pybind11::gil_scoped_release unlocked;  // as in forward
   op.call(q, k, v, g, b, w, cu_seqlens, initial_state, output, final_state, scale, validate, algorithm, max_seqlen,
           initial_state_indices, final_state_indices);
   END_HANDLE_TH_ERRORS_PYBIND

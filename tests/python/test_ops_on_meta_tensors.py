@@ -1,5 +1,6 @@
-"""How the registered ops trace under torch.compile, on meta tensors (torch and the built op
-library, no GPU): what a serving engine that compiles its model sees.
+"""The registered ops on meta tensors (torch and the built op library, no GPU): how they trace under
+torch.compile, what a serving engine that compiles its model sees, and gdn2._eager's calls into
+the ops' Python (fake) kernels.
 
 The max_seqlen hint is a SymInt in the ops' schemas (src/bindings/torch_ops.cpp): an engine passes
 a new longest length every batch, and with an `int` Dynamo specialised on each value and
@@ -55,3 +56,41 @@ def test_a_new_max_seqlen_each_call_does_not_recompile(into_caller_buffers):
     assert len(backend.graphs) <= 2, f"{len(backend.graphs)} compilations for 16 values of max_seqlen"
     op = torch.ops.gdn2.forward_out.default if into_caller_buffers else torch.ops.gdn2.forward.default
     assert any(n.target == op for gm in backend.graphs for n in gm.graph.nodes), "the op is not in the graph"
+
+
+def test_eager_binding_reaches_the_python_kernels_from_threads():
+    """gdn2._eager releases Python's lock for the call (as torch.ops does, so that validate=True's
+    wait for the GPU does not hold other threads). On meta tensors the dispatcher runs the ops'
+    fake kernels, written in Python, which take the lock again: they must still run, from four
+    threads at once, and the contract's errors must still be ValueErrors. (That the lock is free
+    during a wait needs a GPU to show.)"""
+    import threading
+
+    eager = gdn2.ops._eager
+    if eager is None:
+        pytest.skip("gdn2._eager is not built for this Python (it needs Python's headers at build time)")
+    inp = list(meta_inputs().values())
+    o, ht = eager.forward(*inp, None, 0.1, True, False, 0, 7, None)
+    assert o.shape == (T, HV, D) and o.device.type == "meta" and ht.shape == (N, HV, D, D)
+    out = torch.empty(T, HV, D, dtype=torch.bfloat16, device="meta")
+    eager.forward_out(*inp, None, out, None, 0.1, False, 0, 0, None, None)
+    host = [torch.zeros(t.shape, dtype=t.dtype) for t in inp[:6]] + [torch.tensor([0, 30, 64], dtype=torch.int32)]
+    with pytest.raises(ValueError, match="^q: expected a CUDA tensor"):
+        eager.forward(*host, None, 0.1, False, False, 0, 0, None)
+    errors = []
+
+    def calls():
+        try:
+            for _ in range(200):
+                o, _ = eager.forward(*inp, None, 0.1, True, False, 0, 7, None)
+                assert o.shape == (T, HV, D)
+        except Exception as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=calls) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a thread is still in the op after 120 s"
+    assert not errors, errors[0]
