@@ -781,6 +781,24 @@ def test_torch_compile_fullgraph():
     assert bitwise_equal(out.float() * 2.0, eager_o) and bitwise_equal(ht, eager_h)
 
 
+def test_torch_compile_with_a_new_hint_each_call():
+    """max_seqlen is a SymInt: under torch.compile a new hint per call reaches the kernels as its
+    value (the paths it picks give the eager call's bits) without a compilation per value
+    (tests/python/test_ops_on_meta_tensors.py counts them)."""
+    inp = small_inputs()
+    args = [inp[name] for name in ("q", "k", "v", "g", "b", "w", "cu_seqlens", "initial_state")]
+
+    def f(q, k, v, g, b, w, cu_seqlens, h0, hint):
+        return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
+                               output_final_state=True, max_seqlen=hint)
+
+    compiled = torch.compile(f, fullgraph=True, dynamic=True)
+    for hint in (100, 4, 64, 150, 201, 9, 100):
+        eager_o, eager_h = f(*args, hint)
+        compiled_o, compiled_h = compiled(*args, hint)
+        assert bitwise_equal(compiled_o, eager_o) and bitwise_equal(compiled_h, eager_h), f"hint {hint}"
+
+
 def test_eager_binding_matches_the_op():
     """gdn2._eager (what eager calls use where it is built) against torch.ops: same results, same
     exception types."""
