@@ -17,7 +17,10 @@ What differs from FLA:
   * Forward only (prefill). A call on tensors that require grad, under grad mode, is refused.
   * GVA: v and w may have more heads than q (a multiple of them); FLA needs them equal.
   * No host synchronisation: `cu_seqlens_cpu` is not needed. When it is given, it only provides
-    the longest sequence's length as `"auto"`'s hint. CUDA-graph capture works.
+    the longest sequence's length as `"auto"`'s hint. CUDA-graph capture works; a graph captured
+    with `cu_seqlens_cpu` keeps the capture's hint, and so the path it picked: replays with longer
+    sequences stay correct but may be slower. Leave it out where replays change the lengths (the
+    device then chooses per replay).
   * `use_qk_l2norm_in_kernel` and `use_gate_in_kernel` are computed here, with torch ops, before
     gdn2's kernels run; they are not fused into them. The formulas are FLA's:
     - q and k are divided by sqrt(sum x^2 + 1e-6) in fp32, then rounded to their own dtype;
