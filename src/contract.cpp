@@ -129,11 +129,13 @@ bool same_view(const TensorView& a, const TensorView& b) {
   return true;
 }
 
+constexpr int64_t kMaxStateSpan = int64_t(1) << 60;
+
 // initial_state or final_state: fp32 or bf16 [slots, Hv, V, K] with each slot contiguous and slots
 // `stride` elements apart (a multiple of 4, at least a slot's size; the kernels access 4 elements
 // at a time at most, so 4 elements' bytes is the alignment); slots = N without state indices, any
 // number >= 1 with them (a pool). `indices`, where defined: int32 [N], the slot of each sequence.
-constexpr int64_t kMaxStateSpan = int64_t(1) << 60;
+// (slots - 1) * stride is at most kMaxStateSpan elements.
 Status check_state(const char* name, const char* indices_name, const TensorView& t, const TensorView& indices,
                    int device, int64_t N, int64_t Hv, int64_t V, int64_t K) {
   Status s;

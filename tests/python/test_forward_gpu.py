@@ -792,7 +792,7 @@ def test_torch_compile_with_a_new_hint_each_call():
         return gdn2.chunk_gdn2(q, k, v, g, b, w, cu_seqlens=cu_seqlens, initial_state=h0,
                                output_final_state=True, max_seqlen=hint)
 
-    compiled = torch.compile(f, fullgraph=True, dynamic=True)
+    compiled = torch.compile(f, fullgraph=True)
     for hint in (100, 4, 64, 150, 201, 9, 100):
         eager_o, eager_h = f(*args, hint)
         compiled_o, compiled_h = compiled(*args, hint)
