@@ -18,6 +18,7 @@ const char* dtype_name(DType t) {
     case DType::kFloat32: return "float32";
     case DType::kInt32: return "int32";
     case DType::kInt64: return "int64";
+    case DType::kFloat16: return "float16";
     default: return "an unsupported dtype";
   }
 }
@@ -28,6 +29,7 @@ size_t dtype_bytes(DType t) {
     case DType::kFloat32: return 4;
     case DType::kInt32: return 4;
     case DType::kInt64: return 8;
+    case DType::kFloat16: return 2;
     default: return 1;
   }
 }

@@ -14,7 +14,9 @@ namespace gdn2 {
 
 using Stream = CUstream_st*;
 
-enum class DType : int32_t { kBFloat16 = 0, kFloat32 = 1, kInt32 = 2, kInt64 = 3, kOther = 4 };
+// kFloat16 is never accepted; it is named so that a half-precision tensor, a common mistake for
+// bf16, gets an error that says so (kOther: any other dtype).
+enum class DType : int32_t { kBFloat16 = 0, kFloat32 = 1, kInt32 = 2, kInt64 = 3, kOther = 4, kFloat16 = 5 };
 
 // A tensor as the caller sees it. `device` is the CUDA ordinal, or -1 for host memory.
 // Sizes and strides are in elements, outermost first; rank <= 4.

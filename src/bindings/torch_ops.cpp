@@ -33,6 +33,7 @@ gdn2::DType to_dtype(at::ScalarType t) {
     case at::kFloat: return gdn2::DType::kFloat32;
     case at::kInt: return gdn2::DType::kInt32;
     case at::kLong: return gdn2::DType::kInt64;
+    case at::kHalf: return gdn2::DType::kFloat16;
     default: return gdn2::DType::kOther;
   }
 }

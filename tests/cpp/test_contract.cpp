@@ -466,6 +466,15 @@ TEST(Contract, AtMostTwoToTheThirtySequences) {
   }
 }
 
+// A half-precision tensor where bf16 is expected is named as such (a common mistake).
+TEST(Contract, Float16IsNamed) {
+  ForwardArgs a = valid_args();
+  a.q.dtype = DType::kFloat16;
+  const gdn2::Status s = gdn2::check_forward(a);
+  EXPECT_EQ(s.code, StatusCode::kInvalidArgument);
+  EXPECT_STREQ(s.message, "q: expected dtype bfloat16, got float16");
+}
+
 // The C++ default scale is K^-0.5, as in the Python API and FLA (a forgotten scale is not 0).
 TEST(Contract, DefaultScaleIsInverseSqrtK) {
   EXPECT_FLOAT_EQ(ForwardArgs{}.scale, 1.f / std::sqrt(float(gdn2::kHeadDimK)));

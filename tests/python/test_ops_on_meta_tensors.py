@@ -94,3 +94,13 @@ def test_eager_binding_reaches_the_python_kernels_from_threads():
         t.join(timeout=120)
     assert not any(t.is_alive() for t in threads), "a thread is still in the op after 120 s"
     assert not errors, errors[0]
+
+
+def test_half_precision_is_named():
+    """A float16 q (a common mistake for bf16) gets the contract's error naming both dtypes, through
+    the registered op (host tensors: the dtype is checked before the device)."""
+    inp = {name: torch.zeros(t.shape, dtype=t.dtype) for name, t in meta_inputs().items()}
+    inp["cu_seqlens"] = torch.tensor([0, 30, 64], dtype=torch.int32)
+    inp["q"] = inp["q"].half()
+    with pytest.raises(ValueError, match="^q: expected dtype bfloat16, got float16$"):
+        gdn2.chunk_gdn2(*(inp[n] for n in ("q", "k", "v", "g", "b", "w")), cu_seqlens=inp["cu_seqlens"])
