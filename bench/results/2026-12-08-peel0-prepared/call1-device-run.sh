@@ -40,7 +40,7 @@ for k in 1 2 3 4; do
   done
 done
 grep -h "pooled" $R/sp-*.log | head -30
-# 3. peel0's GPU tests (its libraries over main's in python/gdn2; the package is main 49b3aa1 plus
+# 3. peel0's GPU tests (its libraries over main's in python/gdn2; the package is main fd8a583 plus
 #    the patch, so they also cover main's binding changes since 4167703) and sanitizers
 cp $P/python/gdn2/*.so python/gdn2/
 PYTHONPATH=python timeout 170 python3 -m pytest -q -p no:cacheprovider -rs -x tests/python/*_gpu.py tests/python/test_ops_on_meta_tensors.py > $R/pytest-peel0.log 2>&1; echo "rc=$?" >> $R/pytest-peel0.log
