@@ -492,7 +492,8 @@ constexpr unsigned kAllPaths = 1u << int(Algorithm::kChunked) | 1u << int(Algori
 // The paths kAuto may take: all three, but the chunked path only where its workspace (the factor
 // blocks, sized for the most chunks the sizes allow: floor(T / 64) + N per key head) is at most
 // kAutoWorkspaceRatio times the call's token bytes (q, k, g, b, v, w and the output), or at most
-// kAutoWorkspaceFloor. One long sequence's factor blocks take about one to 1.5 times its token bytes;
+// kAutoWorkspaceFloor. One long sequence's factor blocks take about its token bytes with MHA (2,056
+// bytes per token and key head against 2,048), fewer with GVA (0.73 times at two value heads per key);
 // many short sequences take a whole block each (past 4,096 sequences, where the fused path is not
 // a candidate, 16,384 sequences of 4 tokens of 16 key heads would ask for 36.7 GB against 3.0 GB of
 // tokens). There kAuto keeps to the recurrent and fused paths, which need 1,280 bytes of workspace
